@@ -1,0 +1,62 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual, createCipheriv, createDecipheriv } from "node:crypto";
+import { promisify } from "node:util";
+
+const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
+
+/** A random URL-safe token with `bytes` of entropy (default 256 bits). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+/** SHA-256 (base64url) of a high-entropy token: how codes, tokens and cookies are stored at rest. */
+export function sha256(value: string): string {
+  return createHash("sha256").update(value).digest("base64url");
+}
+
+/** Constant-time string comparison (lengths leak, contents do not). */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+const SCRYPT = { N: 16384, r: 8, p: 1 };
+
+/** scrypt hash for low-entropy secrets (PINs) and client secrets: `scrypt$N$r$p$salt$hash`. */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(secret, salt, 32, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+}
+
+/** Verifies a secret against a `hashSecret` value in constant time. */
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = await scryptAsync(secret, Buffer.from(salt, "base64url"), expected.length, {
+    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+  });
+  return timingSafeEqual(actual, expected);
+}
+
+function aesKey(secret: string): Buffer {
+  return createHash("sha256").update(`key-encryption:${secret}`).digest();
+}
+
+/** AES-256-GCM encryption of key material at rest: `v1.iv.tag.ciphertext` (base64url). */
+export function encryptAtRest(plaintext: string, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", aesKey(secret), iv);
+  const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(".");
+}
+
+/** Reverses `encryptAtRest`; throws when the secret is wrong or the data was altered. */
+export function decryptAtRest(sealed: string, secret: string): string {
+  const [v, iv, tag, ct] = sealed.split(".");
+  if (v !== "v1" || !iv || !tag || !ct) throw new Error("unsupported sealed value");
+  const decipher = createDecipheriv("aes-256-gcm", aesKey(secret), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
+}

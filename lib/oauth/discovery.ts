@@ -1,0 +1,76 @@
+import { ACR_VALUES, DISPLAY_VALUES, LOGIN_HINT_METHODS, SUPPORTED_SCOPES, SUPPORTED_VERSIONS, UI_LOCALES } from "./scopes";
+import { claimsSupported } from "./claims";
+import { SIGNING_ALG } from "../keys/key-store";
+
+/** Paths of every endpoint, relative to the issuer. */
+export const PATHS = {
+  authorization: "/authorize",
+  token: "/token",
+  premiuminfo: "/premiuminfo",
+  userinfo: "/userinfo",
+  jwks: "/jwks",
+  revocation: "/revoke",
+  introspection: "/introspect",
+  endSession: "/logout",
+  policy: "/policy",
+  docs: "/docs",
+  tos: "/terms",
+} as const;
+
+/** Per-product versions (`*service_version_supported`), keyed by the full scope string as the field does. */
+const PRODUCT_VERSIONS = [
+  { openid: "mc_v1.1" },
+  { "openid mc_authn": "mc_v1.2" },
+  { "openid mc_authz": "mc_v1.2" },
+  { "openid mc_identity_phonenumber": "mc_v1.2" },
+  { "openid mc_identity_signup": "mc_v1.2" },
+  { "openid mc_identity_nationalid": "mc_v1.2" },
+];
+
+/** The provider metadata document (OIDC Discovery 1.0 §3 plus the interface's extensions). */
+export function providerMetadata(issuer: string) {
+  const url = (path: string) => `${issuer.replace(/\/$/, "")}${path}`;
+  return {
+    version: "1.0",
+    issuer,
+    authorization_endpoint: url(PATHS.authorization),
+    token_endpoint: url(PATHS.token),
+    userinfo_endpoint: url(PATHS.userinfo),
+    premiuminfo_endpoint: url(PATHS.premiuminfo),
+    jwks_uri: url(PATHS.jwks),
+    revocation_endpoint: url(PATHS.revocation),
+    introspection_endpoint: url(PATHS.introspection),
+    end_session_endpoint: url(PATHS.endSession),
+    op_policy_uri: url(PATHS.policy),
+    service_documentation: url(PATHS.docs),
+    op_tos_uri: url(PATHS.tos),
+    scopes_supported: [...SUPPORTED_SCOPES],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    subject_types_supported: ["pairwise"],
+    acr_values_supported: [...ACR_VALUES],
+    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    code_challenge_methods_supported: ["S256"],
+    display_values_supported: [...DISPLAY_VALUES],
+    prompt_values_supported: ["none", "login", "consent", "select_account", "no_seam"],
+    claims_supported: claimsSupported(),
+    claim_types_supported: ["normal"],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    ui_locales_supported: [...UI_LOCALES],
+    claims_locales_supported: [...UI_LOCALES],
+    authorization_response_iss_parameter_supported: true,
+    login_hint_methods_supported: [...LOGIN_HINT_METHODS],
+    service_version_supported: PRODUCT_VERSIONS,
+    mobile_connect_version_supported: PRODUCT_VERSIONS,
+    mc_version: [...SUPPORTED_VERSIONS],
+    mc_hash_algs_supported: ["SHA-256"],
+    mc_amr_values_supported: ["otp", "sms", "pin", "mca"],
+    mc_di_scopes_supported: ["mc_identity_signup", "mc_identity_phonenumber", "mc_identity_nationalid"],
+  };
+}

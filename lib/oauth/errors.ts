@@ -1,0 +1,50 @@
+/**
+ * One class per OAuth 2.0 / OpenID Connect error code (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1;
+ * OIDC Core §3.1.2.6). Each carries its HTTP status and whether it may be sent to a redirect URI.
+ */
+export class OAuthError extends Error {
+  readonly error: string;
+  readonly status: number;
+  readonly description: string;
+  /** Headers the response must carry (e.g. WWW-Authenticate). */
+  headers: Record<string, string> = {};
+
+  constructor(error: string, description: string, status = 400) {
+    super(`${error}: ${description}`);
+    this.error = error;
+    this.description = description;
+    this.status = status;
+  }
+
+  toJSON() {
+    return { error: this.error, error_description: this.description };
+  }
+}
+
+const define = (code: string, status = 400) =>
+  class extends OAuthError {
+    constructor(description: string) {
+      super(code, description, status);
+    }
+  };
+
+export const InvalidRequest = define("invalid_request");
+export const InvalidClient = define("invalid_client", 401);
+export const InvalidGrant = define("invalid_grant");
+export const UnauthorizedClient = define("unauthorized_client");
+export const UnsupportedGrantType = define("unsupported_grant_type");
+export const UnsupportedResponseType = define("unsupported_response_type");
+export const InvalidScope = define("invalid_scope");
+export const AccessDenied = define("access_denied", 403);
+export const InvalidToken = define("invalid_token", 401);
+export const InsufficientScope = define("insufficient_scope", 403);
+export const LoginRequired = define("login_required");
+export const ConsentRequired = define("consent_required");
+export const InteractionRequired = define("interaction_required");
+export const AccountSelectionRequired = define("account_selection_required");
+export const UnmetAuthenticationRequirements = define("unmet_authentication_requirements");
+export const UnsupportedTokenType = define("unsupported_token_type");
+export const TemporarilyUnavailable = define("temporarily_unavailable", 503);
+export const ServerError = define("server_error", 500);
+/** The spec's name for an invalid `id_token_hint` (interface "Errors": `login_error`). */
+export const LoginError = define("login_error");

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm start`: migrate, seed demo data, build when needed, serve. `npm run dev`: the same with `next dev`.
+import { spawnSync, spawn } from "node:child_process";
+import { existsSync, statSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { ensureLocalSecrets, projectRoot as root } from "./env.mjs";
+
+const dev = process.argv.includes("--dev");
+ensureLocalSecrets();
+process.env.DATABASE_URL ||= `file:${path.join(root, "prisma", "dev.db")}`;
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+function run(cmd, args, extraEnv = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...extraEnv } });
+  if (r.status !== 0) {
+    console.error(`\n${path.basename(cmd)} ${args.join(" ")} failed (exit ${r.status}).`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+// Fail fast, with one message naming the variable, before anything else starts.
+run(bin("tsx"), ["scripts/check-config.ts"]);
+run(bin("prisma"), ["migrate", "deploy"]);
+run(bin("tsx"), ["prisma/seed.ts"]);
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+if (!dev) {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const sources = ["app", "components", "lib", "prisma/schema.prisma", "next.config.js", "package-lock.json"]
+    .map((p) => path.join(root, p)).filter(existsSync)
+    .map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs));
+  if (!existsSync(buildId) || Math.max(...sources) > statSync(buildId).mtimeMs) {
+    run(bin("prisma"), ["generate"]);
+    run(bin("next"), ["build"], { NODE_ENV: "production" });
+  }
+}
+
+const port = process.env.PORT || "3000";
+const host = process.env.HOST || "127.0.0.1";
+const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port, "-H", host], {
+  cwd: root, stdio: "inherit", env: process.env,
+});
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));
