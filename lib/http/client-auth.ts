@@ -1,0 +1,101 @@
+import { InvalidClient } from "../oauth/errors";
+import { getClient, type RegisteredClient } from "../clients/get-client";
+import { verifySecret } from "../crypto";
+import type { Params } from "./params";
+
+export interface PresentedCredentials {
+  clientId: string;
+  clientSecret?: string;
+  method: "client_secret_basic" | "client_secret_post" | "none";
+}
+
+function invalidClient(description: string) {
+  const err = new InvalidClient(description);
+  err.headers["WWW-Authenticate"] = `Basic realm="token", error="invalid_client", error_description="${description}"`;
+  return err;
+}
+
+/** Parses `Basic base64(id:secret)`; id and secret are form-encoded per RFC 6749 §2.3.1. */
+function parseBasic(value: string): { id: string; secret: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(value);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const i = decoded.indexOf(":");
+  if (i < 0) return null;
+  try {
+    const dec = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+    return { id: dec(decoded.slice(0, i)), secret: dec(decoded.slice(i + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads client credentials from, in order: the interface's `Authentication: Basic` header, the
+ * standard `Authorization: Basic` header, or `client_id`/`client_secret` in the body. Credentials
+ * repeated in the body beside a header must agree with it.
+ */
+export function presentedCredentials(headers: Headers, params: Params): PresentedCredentials | null {
+  const header = [headers.get("authentication"), headers.get("authorization")].find((h) => h && /^Basic\s/i.test(h));
+  const bodyId = params.get("client_id");
+  const bodySecret = params.get("client_secret");
+  if (header) {
+    const basic = parseBasic(header);
+    if (!basic) throw invalidClient("malformed Basic credentials");
+    if ((bodyId !== undefined && bodyId !== basic.id) || (bodySecret !== undefined && bodySecret !== basic.secret)) {
+      throw invalidClient("client credentials in the body disagree with the Authorization header");
+    }
+    return { clientId: basic.id, clientSecret: basic.secret, method: "client_secret_basic" };
+  }
+  if (bodyId !== undefined && bodySecret !== undefined) {
+    return { clientId: bodyId, clientSecret: bodySecret, method: "client_secret_post" };
+  }
+  if (bodyId !== undefined) return { clientId: bodyId, method: "none" };
+  return null;
+}
+
+/**
+ * Authenticates the client of a request (RFC 6749 §2.3). Confidential clients need a secret,
+ * compared in constant time against its scrypt hash; public clients may present only client_id.
+ * Any failure is `401 invalid_client` with a WWW-Authenticate header.
+ */
+export async function authenticateClient({ headers, params }: { headers: Headers; params: Params }):
+  Promise<RegisteredClient> {
+  const creds = presentedCredentials(headers, params);
+  if (!creds) throw invalidClient("client authentication is required");
+  const client = await getClient({ clientId: creds.clientId });
+  if (!client || !client.active) {
+    if (creds.clientSecret) await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
+    throw invalidClient("client authentication failed");
+  }
+  if (client.isPublic && !client.secretHash) {
+    if (creds.method !== "none") throw invalidClient("public clients do not have a secret");
+    return client;
+  }
+  if (!creds.clientSecret || !client.secretHash || !(await verifySecretCached(creds.clientSecret, client.secretHash))) {
+    throw invalidClient("client authentication failed");
+  }
+  return client;
+}
+
+const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+/**
+ * scrypt costs ~50 ms by design; a client presents the same secret on every token request, so a
+ * successful (secret, hash) pair is remembered in memory as a SHA-256 digest (never the secret)
+ * for a short time. A rotated secret changes the hash and so misses the cache.
+ */
+const verified = new Map<string, number>();
+const VERIFIED_MS = 5 * 60_000;
+async function verifySecretCached(secret: string, hash: string): Promise<boolean> {
+  const { createHash } = await import("node:crypto");
+  const key = createHash("sha256").update(`${hash}\n${secret}`).digest("base64url");
+  const at = verified.get(key);
+  if (at && Date.now() - at < VERIFIED_MS) return true;
+  const ok = await verifySecret(secret, hash);
+  if (ok) {
+    verified.set(key, Date.now());
+    if (verified.size > 10_000) verified.delete(verified.keys().next().value!);
+  }
+  return ok;
+}

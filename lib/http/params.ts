@@ -1,0 +1,67 @@
+import { InvalidRequest } from "../oauth/errors";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_PARAM_LENGTH = 4096;
+
+export type Params = Map<string, string>;
+
+/** Turns name/value pairs into a map, refusing repeated names (RFC 6749 §3.1) and over-long values. */
+export function toParams(pairs: Iterable<[string, string]>): Params {
+  const out: Params = new Map();
+  for (const [name, value] of pairs) {
+    if (out.has(name)) throw new InvalidRequest(`parameter ${name} is included more than once`);
+    if (value.length > MAX_PARAM_LENGTH) throw new InvalidRequest(`parameter ${name} is too long`);
+    out.set(name, value);
+  }
+  return out;
+}
+
+/** Parameters of a URL's query string. */
+export function queryParams(url: URL | string): Params {
+  const u = typeof url === "string" ? new URL(url) : url;
+  if (u.search.length > MAX_BODY_BYTES) throw new InvalidRequest("the request is too long");
+  return toParams(u.searchParams);
+}
+
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new InvalidRequest("the request body is too large");
+  const text = await req.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new InvalidRequest("the request body is too large");
+  return text;
+}
+
+/**
+ * Parameters of a POST body: `application/x-www-form-urlencoded` (RFC 6749) or, as the interface
+ * specifies for the token endpoint, a JSON object of strings. Anything else is `invalid_request`.
+ */
+export async function bodyParams(req: Request, { json = true } = {}): Promise<Params> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const text = await readBody(req);
+  if (type === "application/x-www-form-urlencoded") return toParams(new URLSearchParams(text));
+  if (json && type === "application/json") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new InvalidRequest("the request body is not valid JSON");
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new InvalidRequest("the request body must be a JSON object");
+    }
+    const pairs: Array<[string, string]> = [];
+    for (const [k, v] of Object.entries(parsed)) {
+      if (v === null || v === undefined) continue;
+      if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
+        throw new InvalidRequest(`parameter ${k} must be a string`);
+      }
+      pairs.push([k, String(v)]);
+    }
+    return toParams(pairs);
+  }
+  if (!text && !type) return new Map();
+  throw new InvalidRequest(
+    json ? "the body must be application/x-www-form-urlencoded or application/json"
+      : "the body must be application/x-www-form-urlencoded",
+  );
+}
