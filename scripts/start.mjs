@@ -4,8 +4,10 @@ import { spawnSync, spawn } from "node:child_process";
 import { existsSync, statSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ensureLocalSecrets, projectRoot as root } from "./env.mjs";
+import { enableWal } from "./sqlite-wal.mjs";
 
 const dev = process.argv.includes("--dev");
+process.env.NEXT_TELEMETRY_DISABLED = "1";
 ensureLocalSecrets();
 process.env.DATABASE_URL ||= `file:${path.join(root, "prisma", "dev.db")}`;
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -21,6 +23,7 @@ function run(cmd, args, extraEnv = {}) {
 // Fail fast, with one message naming the variable, before anything else starts.
 run(bin("tsx"), ["scripts/check-config.ts"]);
 run(bin("prisma"), ["migrate", "deploy"]);
+enableWal(process.env.DATABASE_URL);
 run(bin("tsx"), ["prisma/seed.ts"]);
 
 function newestMtime(dir) {

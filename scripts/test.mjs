@@ -17,6 +17,7 @@ if (!existsSync(chromium)) {
 
 const testEnv = {
   ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
   KEY_ENCRYPTION_SECRET: "test-key-encryption-secret-0123456789abcdef",
   SUBJECT_SECRET: "test-subject-secret-0123456789abcdef-0123",
 };

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import net from "node:net";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -35,6 +36,9 @@ export function freshDatabase(name: string): string {
     cwd: root, env: { ...process.env, DATABASE_URL: url }, encoding: "utf8",
   });
   if (r.status !== 0) throw new Error(`prisma migrate deploy failed: ${r.stderr || r.stdout}`);
+  const wal = new Database(file);
+  wal.pragma("journal_mode = WAL");
+  wal.close();
   return url;
 }
 
