@@ -1,7 +1,70 @@
+import { db } from "../db";
 import { getKeys } from "../keys/key-store";
+import { SUPPORTED_SCOPES } from "../oauth/scopes";
+import { createClient, type CreateClientInput } from "../clients/create-client";
+import { createSubscriber, type CreateSubscriberInput } from "../subscribers/create-subscriber";
 
-/** Seeds the demo data idempotently (keys; client and subscribers are added by the admin domain). */
+// Documented in the README ("Demo data"). Fixed on purpose so a newcomer can follow the quick start;
+// the secrets say "change-me" because they are public.
+const REDIRECTS = {
+  redirectUris: ["http://localhost:3000/callback", "http://127.0.0.1:3000/callback", "http://localhost:3000/playground/callback"],
+  postLogoutRedirectUris: ["http://localhost:3000/"],
+  // The redirect URIs span two hosts; one sector keeps the demo PCRs stable across them.
+  sectorIdentifier: "localhost:3000",
+  scopes: [...SUPPORTED_SCOPES],
+};
+
+const DEMO_CLIENTS: CreateClientInput[] = [
+  {
+    ...REDIRECTS, name: "DemoApp", expiresInFormat: "timestamp",
+    fixedCredentials: { clientId: "demo-client", clientSecret: "demo-secret-change-me" },
+  },
+  {
+    // Operator SDKs read `expires_in` as relative seconds (field notes, "What client SDKs check").
+    ...REDIRECTS, name: "DemoSdkApp", expiresInFormat: "seconds",
+    fixedCredentials: { clientId: "demo-client-sdk", clientSecret: "demo-sdk-secret-change-me" },
+  },
+];
+
+const FULL_IDENTITY = [
+  "title=Ms", "given_name=Alice", "middle_name=Jane", "family_name=Example", "preferred_username=alice",
+  "gender=female", "birth_date=1990-04-01", "locale=en-GB", "picture=https://example.com/alice.png",
+  "website=https://alice.example.com", "email=alice@example.com", "email_verified=true",
+  "phone_number_alternative=447700900999", "street_address=1 High Street", "city=London", "state=Greater London",
+  "postal_code=SW1A 1AA", "country=GB", "national_identifier=QQ123456C",
+];
+
+const DEMO_SUBSCRIBERS: CreateSubscriberInput[] = [
+  { msisdn: "447700900001", pin: "2580", attributes: FULL_IDENTITY },
+  { msisdn: "447700900002", pin: "1357" },
+  { msisdn: "447700900003", pin: "9753", status: "suspended", attributes: ["given_name=Sam", "family_name=Suspended"] },
+  { msisdn: "447700900004", pin: "8642", attributes: ["given_name=Bob", "family_name=Partial", "email=bob@example.com"] },
+];
+
+/**
+ * Seeds the demo data idempotently (run by `npm start` through prisma/seed.ts): signing and
+ * encryption keys, the demo clients and subscribers. Rows that exist are left exactly as they are.
+ */
 export async function seedDemoData(): Promise<string> {
   const keys = await getKeys();
-  return `keys: ${keys.length}`;
+  const [clientIds, msisdns] = await Promise.all([
+    db.client.findMany({ where: { id: { in: DEMO_CLIENTS.map((c) => c.fixedCredentials!.clientId) } }, select: { id: true } }),
+    db.subscriber.findMany({ where: { msisdn: { in: DEMO_SUBSCRIBERS.map((s) => s.msisdn) } }, select: { msisdn: true } }),
+  ]);
+  const haveClient = new Set(clientIds.map((c) => c.id));
+  const haveSubscriber = new Set(msisdns.map((s) => s.msisdn));
+  let clients = 0;
+  let subscribers = 0;
+  for (const c of DEMO_CLIENTS) {
+    if (haveClient.has(c.fixedCredentials!.clientId)) continue;
+    await createClient(c);
+    clients++;
+  }
+  for (const s of DEMO_SUBSCRIBERS) {
+    if (haveSubscriber.has(s.msisdn)) continue;
+    await createSubscriber(s);
+    subscribers++;
+  }
+  return `Demo data: ${keys.length} published keys; clients ${clients} created, ${DEMO_CLIENTS.length - clients} kept; ` +
+    `subscribers ${subscribers} created, ${DEMO_SUBSCRIBERS.length - subscribers} kept`;
 }

@@ -1,0 +1,57 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { config } from "@/lib/config";
+import { getMessages } from "@/lib/i18n/get-messages";
+import { normaliseMsisdn } from "@/lib/interaction/normalise-msisdn";
+import { listMessages } from "@/lib/messaging/list-messages";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Device inbox", referrer: "no-referrer", robots: { index: false, follow: false } };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * GET /device/inbox?msisdn=<digits>: the text messages the local messaging channel "delivered" to a
+ * number, newest first, as the handset would show them. A test page: 404 unless DEVICE_INBOX_ENABLED.
+ * Plain HTML (works without JavaScript); refreshes itself every 5 s.
+ */
+export default async function DeviceInboxPage({ searchParams }: Props) {
+  if (!config().DEVICE_INBOX_ENABLED) notFound();
+  const query = await searchParams;
+  const t = getMessages([]).inbox;
+  const msisdn = typeof query.msisdn === "string" ? normaliseMsisdn(query.msisdn) : null;
+  const messages = msisdn ? await listMessages({ msisdn }) : [];
+  const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium", dateStyle: "short" });
+  return (
+    <main className="mx-auto max-w-sm p-4">
+      {msisdn && <meta httpEquiv="refresh" content="5" />}
+      <h1 className="text-xl font-semibold">{t.title}</h1>
+      <p className="mb-3 text-sm text-slate-600">{t.note}</p>
+      <form method="get" action="/device/inbox" className="mb-4 flex items-end gap-2">
+        <label className="flex-1 text-sm">
+          {t.numberLabel}
+          <input name="msisdn" type="tel" defaultValue={msisdn ?? ""} required maxLength={40}
+            className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
+        </label>
+        <button type="submit" className="rounded bg-slate-800 px-3 py-1.5 text-white">{t.show}</button>
+      </form>
+      {msisdn && (
+        <section aria-label={t.forNumber(msisdn)} className="rounded-2xl bg-slate-900 p-3 text-white">
+          <h2 className="mb-2 text-sm text-slate-300">{t.forNumber(`+${msisdn}`)}</h2>
+          {messages.length === 0 ? <p className="text-sm">{t.none}</p> : (
+            <ol className="space-y-2" id="messages">
+              {messages.map((m) => (
+                <li key={m.id} className="message rounded-xl bg-slate-700 p-2">
+                  <p className="message-body">{m.body}</p>
+                  <p className="text-right text-xs text-slate-300"><time dateTime={m.createdAt.toISOString()}>
+                    {time.format(m.createdAt)}</time></p>
+                </li>
+              ))}
+            </ol>
+          )}
+          <p className="mt-3 text-sm"><a className="underline" href={`/device/inbox?msisdn=${msisdn}`}>{t.reload}</a></p>
+        </section>
+      )}
+    </main>
+  );
+}

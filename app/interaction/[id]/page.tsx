@@ -1,0 +1,58 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { DisplayFrame } from "@/components/display/display-frame";
+import { CodeStep } from "@/components/interaction/code-step";
+import { ConsentStep } from "@/components/interaction/consent-step";
+import { ContinueStep } from "@/components/interaction/continue-step";
+import { FailureStep } from "@/components/interaction/failure-step";
+import { MsisdnStep } from "@/components/interaction/msisdn-step";
+import { SelectStep } from "@/components/interaction/select-step";
+import { getMessages } from "@/lib/i18n/get-messages";
+import { chooseScreen } from "@/lib/interaction/choose-screen";
+import { interactionCsrfToken } from "@/lib/interaction/interaction-csrf";
+import { loadPendingRequest } from "@/lib/oauth/authorize/load-pending-request";
+import { readBrowserId } from "@/lib/sessions/browser-cookie";
+
+export const dynamic = "force-dynamic";
+
+// Frame-ancestors / X-Frame-Options come from next.config.js headers(); a page cannot set headers.
+export const metadata: Metadata = { referrer: "no-referrer", robots: { index: false, follow: false } };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** GET /interaction/{id}: the sign-in, account selection or consent screen of a pending authorization. */
+export default async function InteractionPage({ params, searchParams }: Props) {
+  const [{ id }, query, h] = await Promise.all([params, searchParams, headers()]);
+  const browserId = readBrowserId(h.get("cookie"));
+  const pending = await loadPendingRequest({ id, browserId });
+  if (!pending) {
+    // Unknown, expired, finished, or another browser's request: one generic page, no redirect.
+    const t = getMessages([]);
+    return (
+      <DisplayFrame display="page" t={t}>
+        {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
+      </DisplayFrame>
+    );
+  }
+  const { request, params: p } = pending;
+  const t = getMessages(p.uiLocales);
+  const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.step === "msisdn" });
+  const e = typeof query.e === "string" && Object.hasOwn(t.errors, query.e) ? t.errors[query.e] : undefined;
+  const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
+  const common = { id, csrf, t, clientName: p.clientName, error: e };
+  return (
+    <DisplayFrame display={p.display} t={t}>
+      {(ui) => {
+        switch (screen.kind) {
+          case "select": return <SelectStep {...common} ui={ui} accounts={screen.accounts} />;
+          case "msisdn": return <MsisdnStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} />;
+          case "code":
+            return <CodeStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
+              burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} />;
+          case "consent": return <ConsentStep {...common} ui={ui} params={p} maskedMsisdn={screen.maskedMsisdn} />;
+          default: return <ContinueStep id={id} t={t} ui={ui} />;
+        }
+      }}
+    </DisplayFrame>
+  );
+}

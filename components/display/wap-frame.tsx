@@ -1,0 +1,11 @@
+import type { Messages } from "@/lib/i18n/get-messages";
+
+/** `display=wap`: feature phones - minimal markup, plain forms, no script needed. */
+export function WapFrame({ t, children }: { t: Messages; children: React.ReactNode }) {
+  return (
+    <main lang={t.lang} className="p-2 text-sm">
+      <p className="font-bold">{t.brand}</p>
+      {children}
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+import { FormAlert } from "./form-alert";
+import { ScreenForm } from "./screen-form";
+import type { StepProps } from "./step-props";
+
+/** Sign-in, second step: the one-time code from the text message, plus the PIN at level 3. */
+export function CodeStep(props: StepProps & {
+  maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean;
+}) {
+  const { id, csrf, t, ui, clientName, error, maskedMsisdn, needsPin, burnt, canChangeNumber } = props;
+  return (
+    <div className={ui.stack}>
+      <h1 className={ui.heading}>{t.code.title}</h1>
+      <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
+      <p className={ui.text}>{maskedMsisdn ? t.code.sentTo(maskedMsisdn) : t.code.sent}</p>
+      <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} />
+      {!burnt && (
+        <ScreenForm id={id} step="code" csrf={csrf} className={ui.stack}>
+          <div>
+            <label htmlFor="code" className={ui.label}>{t.code.codeLabel}</label>
+            <input
+              id="code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required
+              maxLength={12} className={ui.input} autoFocus aria-describedby={error ? "form-error" : undefined}
+            />
+          </div>
+          {needsPin && (
+            <div>
+              <label htmlFor="pin" className={ui.label}>{t.code.pinLabel}</label>
+              <input
+                id="pin" name="pin" type="password" inputMode="numeric" autoComplete="off" required maxLength={32}
+                aria-describedby="pin-help" className={ui.input}
+              />
+              <p id="pin-help" className={`mt-1 text-sm ${ui.muted}`}>{t.code.pinHelp}</p>
+            </div>
+          )}
+          <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>
+        </ScreenForm>
+      )}
+      <div className={ui.row}>
+        <ScreenForm id={id} step="resend" csrf={csrf}>
+          <button type="submit" id="resend" className={ui.secondary}>{t.code.resend}</button>
+        </ScreenForm>
+        {canChangeNumber && (
+          <ScreenForm id={id} step="restart" csrf={csrf}>
+            <button type="submit" id="restart" className={ui.secondary}>{t.code.otherNumber}</button>
+          </ScreenForm>
+        )}
+      </div>
+      <ScreenForm id={id} step="cancel" csrf={csrf}>
+        <button type="submit" id="cancel" className={ui.secondary}>{t.signIn.cancel}</button>
+      </ScreenForm>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Account } from "@/lib/interaction/list-accounts";
+import { ScreenForm } from "./screen-form";
+import type { StepProps } from "./step-props";
+
+/** `prompt=select_account`: the accounts signed in in this browser, or another number. */
+export function SelectStep({ id, csrf, t, ui, clientName, accounts }: StepProps & { accounts: Account[] }) {
+  const when = new Intl.DateTimeFormat(t.lang, { dateStyle: "medium", timeStyle: "short" });
+  return (
+    <div className={ui.stack}>
+      <h1 className={ui.heading}>{t.select.title}</h1>
+      <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
+      <ScreenForm id={id} step="select" csrf={csrf} className={ui.stack}>
+        {accounts.map((a) => (
+          <button key={a.session.id} type="submit" name="session" value={a.session.id} className={`${ui.secondary} text-left`}>
+            <span className="block font-semibold">{a.maskedMsisdn}</span>
+            <span className={`block text-sm ${ui.muted}`}>{t.select.signedInAt(when.format(a.session.authTime))}</span>
+          </button>
+        ))}
+        <button type="submit" name="session" value="new" id="use-another" className={ui.primary}>
+          {t.select.useAnother}
+        </button>
+      </ScreenForm>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import type { DisplayUi } from "@/components/display/display-ui";
+import type { Messages } from "@/lib/i18n/get-messages";
+
+/** What every step component receives. */
+export interface StepProps {
+  id: string;
+  csrf: string;
+  t: Messages;
+  ui: DisplayUi;
+  clientName: string;
+  /** Localized message of the last failed step, if any. */
+  error?: string;
+}

@@ -1,0 +1,57 @@
+import { db } from "../db";
+import { hashSecret, randomToken } from "../crypto";
+import { AdminError, isUniqueViolation } from "./admin-error";
+import { checkClientName, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
+import { toClientRecord, type ClientRecord } from "./client-record";
+import { invalidateClient } from "./get-client";
+
+export interface CreateClientInput {
+  name: string;
+  redirectUris: readonly string[];
+  scopes: readonly string[];
+  expiresInFormat?: "timestamp" | "seconds";
+  isPublic?: boolean;
+  postLogoutRedirectUris?: readonly string[];
+  sectorIdentifier?: string;
+  /** Fixed credentials, for the documented demo client only; otherwise both are generated. */
+  fixedCredentials?: { clientId: string; clientSecret: string };
+}
+
+/**
+ * Registers a relying party. The secret (absent for public clients, which must use PKCE) is
+ * returned once; only its scrypt hash is stored. Names are unique so `client_name` is unambiguous.
+ */
+export async function createClient(input: CreateClientInput): Promise<{ client: ClientRecord; clientSecret: string | null }> {
+  const name = checkClientName(input.name);
+  const redirectUris = [...new Set(input.redirectUris)];
+  if (redirectUris.length === 0) throw new AdminError("at least one redirect URI is required");
+  const urls = redirectUris.map((u) => checkRedirectUri(u));
+  const postLogout = [...new Set(input.postLogoutRedirectUris ?? [])];
+  postLogout.forEach((u) => checkRedirectUri(u, "post-logout redirect URI"));
+  const scopes = checkScopes(input.scopes);
+  const sectorIdentifier = resolveSectorIdentifier(urls, input.sectorIdentifier);
+  const isPublic = input.isPublic ?? false;
+
+  if (await db.client.findFirst({ where: { name }, select: { id: true } })) {
+    throw new AdminError(`a client named "${name}" already exists`);
+  }
+  const id = input.fixedCredentials?.clientId ?? randomToken(18);
+  const clientSecret = isPublic ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
+  try {
+    const row = await db.client.create({
+      data: {
+        id, name, sectorIdentifier, isPublic,
+        secretHash: clientSecret ? await hashSecret(clientSecret) : null,
+        redirectUris: JSON.stringify(redirectUris),
+        postLogoutRedirectUris: JSON.stringify(postLogout),
+        allowedScopes: scopes.join(" "),
+        expiresInFormat: input.expiresInFormat ?? "timestamp",
+      },
+    });
+    invalidateClient({ clientId: id });
+    return { client: toClientRecord(row), clientSecret };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AdminError(`a client with id ${id} already exists`);
+    throw err;
+  }
+}

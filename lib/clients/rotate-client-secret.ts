@@ -1,0 +1,15 @@
+import { db } from "../db";
+import { hashSecret, randomToken } from "../crypto";
+import { AdminError } from "./admin-error";
+import { invalidateClient } from "./get-client";
+
+/** Replaces a confidential client's secret; the new secret is returned once, only its hash stored. */
+export async function rotateClientSecret({ clientId }: { clientId: string }): Promise<{ clientSecret: string }> {
+  const row = await db.client.findUnique({ where: { id: clientId }, select: { isPublic: true } });
+  if (!row) throw new AdminError(`unknown client ${clientId}`);
+  if (row.isPublic) throw new AdminError(`client ${clientId} is public and has no secret`);
+  const clientSecret = randomToken(32);
+  await db.client.update({ where: { id: clientId }, data: { secretHash: await hashSecret(clientSecret) } });
+  invalidateClient({ clientId });
+  return { clientSecret };
+}

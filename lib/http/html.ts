@@ -1,0 +1,40 @@
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Headers of every page this service renders outside the React screens: never cached (it may
+ * describe a user's request), never framed (RFC 9700 §4.15, clickjacking), no referrer leak of the
+ * request URL, no script at all.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  Pragma: "no-cache",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
+
+/**
+ * A small self-contained error page (every value escaped). Used where an error must not be sent to
+ * the client's redirect URI: unknown client, unregistered redirect URI (RFC 6749 §4.1.2.1).
+ */
+export function htmlErrorPage({ status = 400, title, message, error, requestId }: {
+  status?: number; title: string; message: string; error?: string; requestId?: string;
+}): Response {
+  const detail = [error && `Error: ${error}`, requestId && `Reference: ${requestId}`].filter(Boolean) as string[];
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.3rem}p.detail{color:#666;font-size:.85rem}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
+${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}
+<p>Return to the application you came from and try again.</p></main></body></html>
+`;
+  return new Response(body, { status, headers: PAGE_HEADERS });
+}

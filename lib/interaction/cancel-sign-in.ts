@@ -1,0 +1,14 @@
+import { db } from "../db";
+import type { StepInput, StepResult } from "./step-result";
+
+/**
+ * POST /interaction/{id}/cancel: the subscriber gives up signing in; the request becomes `denied`
+ * and the resume endpoint answers the relying party with access_denied (RFC 6749 §4.1.2.1).
+ */
+export async function cancelSignIn({ request }: StepInput): Promise<StepResult> {
+  await db.authorizationRequest.updateMany({
+    where: { id: request.id, status: { in: ["pending", "authenticated"] } },
+    data: { status: "denied", otpHash: null },
+  });
+  return { to: "resume" };
+}

@@ -1,0 +1,50 @@
+import { db } from "../db";
+import { maskMsisdn } from "../messaging/mask-msisdn";
+import type { PendingRequest } from "../oauth/authorize/load-pending-request";
+import { listAccounts, type Account } from "./list-accounts";
+import { MAX_CODE_ATTEMPTS } from "./one-time-code";
+
+export type Screen =
+  | { kind: "select"; accounts: Account[] }
+  | { kind: "msisdn"; maskedMsisdn?: string }
+  | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean }
+  | { kind: "consent"; maskedMsisdn?: string }
+  | { kind: "continue" };
+
+/**
+ * Which screen `/interaction/{id}` shows, following the authorization endpoint's decision
+ * (`pending.next`, the same rules as /authorize): consent for an authenticated request; for sign-in,
+ * the code step once a code was issued, the account choice for `prompt=select_account` when this
+ * browser has accounts (unless "Use another number" was chosen: `wantsNumber`), else the number
+ * step. Anything else goes on to /authorize/resume. At most two queries.
+ */
+export async function chooseScreen({ pending, browserId, wantsNumber }: {
+  pending: PendingRequest; browserId: string; wantsNumber: boolean;
+}): Promise<Screen> {
+  const { request, params, next } = pending;
+  if (next === "consent" && request.status === "authenticated") {
+    return { kind: "consent", maskedMsisdn: await maskedNumberOf(request.subscriberId) };
+  }
+  if ((next !== "login" && next !== "select_account") || request.status !== "pending") return { kind: "continue" };
+  const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
+  if (request.otpHash) {
+    // The typed number is not shown back: an unknown number must look exactly like a known one.
+    return {
+      kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined,
+    };
+  }
+  if (!hinted && !request.subscriberId && !wantsNumber && params.prompt.includes("select_account")) {
+    const accounts = await listAccounts({ browserId });
+    if (accounts.length > 0) return { kind: "select", accounts };
+  }
+  if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn) };
+  // A subscriber named by id only (id_token_hint), or the account picked on the selection screen.
+  return { kind: "msisdn", maskedMsisdn: await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId) };
+}
+
+async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {
+  if (!subscriberId) return undefined;
+  const s = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { msisdn: true } });
+  return s ? maskMsisdn(s.msisdn) : undefined;
+}

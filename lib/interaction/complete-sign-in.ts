@@ -1,0 +1,34 @@
+import type { Subscriber } from "@prisma/client";
+import { db } from "../db";
+import { createSession } from "../sessions/create-session";
+import { amrForAcr } from "./amr-for-acr";
+import type { StepInput, StepResult } from "./step-result";
+
+/**
+ * The subscriber proved the level the request asks for: in one transaction an operator session is
+ * opened in this browser, the request becomes `authenticated` and the code is consumed (the update
+ * only matches while the same code is on the row, so a code signs in once even under concurrent
+ * posts), and at level 3 the PIN failure counter is reset.
+ */
+export async function completeSignIn({ request, params, browserId, subscriber }: StepInput & {
+  subscriber: Subscriber;
+}): Promise<StepResult> {
+  await db.$transaction(async (tx) => {
+    const claimed = await tx.authorizationRequest.updateMany({
+      where: { id: request.id, status: "pending", otpHash: request.otpHash },
+      data: { otpHash: null },
+    });
+    if (claimed.count === 0) return;
+    const session = await createSession({
+      browserId, subscriberId: subscriber.id, acr: params.acr, amr: amrForAcr(params.acr), tx,
+    });
+    await tx.authorizationRequest.update({
+      where: { id: request.id },
+      data: { status: "authenticated", sessionId: session.id, subscriberId: subscriber.id, pinVerified: params.acr === "3" },
+    });
+    if (params.acr === "3" && subscriber.failedPinAttempts > 0) {
+      await tx.subscriber.update({ where: { id: subscriber.id }, data: { failedPinAttempts: 0 } });
+    }
+  });
+  return { to: "resume" };
+}

@@ -1,0 +1,61 @@
+import { bodyParams } from "../http/params";
+import { getMessages } from "../i18n/get-messages";
+import { logger } from "../log";
+import { OAuthError } from "../oauth/errors";
+import { readBrowserId } from "../sessions/browser-cookie";
+import { checkInteractionCsrfToken } from "./interaction-csrf";
+import { isSameOriginPost } from "./is-same-origin-post";
+import { loadInteraction } from "./load-interaction";
+import { renderFailurePage, type FailureKind } from "./render-failure-page";
+import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
+import type { StepInput, StepResult } from "./step-result";
+
+const FAILURE: Record<"not_found" | "expired" | "completed" | "wrong_browser", [number, FailureKind]> = {
+  not_found: [404, "notFound"], expired: [410, "expired"], completed: [410, "completed"],
+  wrong_browser: [403, "wrongBrowser"],
+};
+
+/**
+ * Turns a screen step into a route handler for `POST /interaction/{id}/<step>`: refuses cross-site
+ * posts, parses the form (duplicates refused), loads the request for this browser only, checks the
+ * CSRF token in constant time, runs the step and answers 303 See Other (RFC 9110 §15.4.4; RFC 9700
+ * §4.12: never 307 after a credential POST). Failures are plain error pages, never redirects.
+ */
+export function interactionPost(step: (input: StepInput) => Promise<StepResult>) {
+  return async (req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
+    try {
+      if (!isSameOriginPost(req)) return renderFailurePage({ status: 403, kind: "forbidden" });
+      const { id } = await ctx.params;
+      const form = await bodyParams(req, { json: false });
+      const browserId = readBrowserId(req.headers.get("cookie"));
+      const loaded = await loadInteraction({ id, browserId });
+      if (loaded.kind !== "ok") {
+        const [status, kind] = FAILURE[loaded.kind];
+        return renderFailurePage({ status, kind });
+      }
+      const messages = getMessages(loaded.params.uiLocales);
+      const token = form.get("csrf_token");
+      if (!checkInteractionCsrfToken({ id, browserIdHash: loaded.request.browserIdHash, token })) {
+        return renderFailurePage({ status: 403, kind: "forbidden", messages });
+      }
+      return seeOther(id, await step({ ...loaded, browserId: browserId!, form }));
+    } catch (err) {
+      if (err instanceof OAuthError) return renderFailurePage({ status: 400, kind: "badRequest" });
+      logger.error({ err }, "interaction step failed");
+      return renderFailurePage({ status: 500, kind: "unexpected" });
+    }
+  };
+}
+
+function seeOther(id: string, result: StepResult): Response {
+  let location: string;
+  if (result.to === "resume") location = serviceUrl(`/authorize/resume/${id}`);
+  else {
+    const query = new URLSearchParams();
+    if (result.step) query.set("step", result.step);
+    if (result.error) query.set("e", result.error);
+    const qs = query.toString();
+    location = serviceUrl(`/interaction/${id}${qs ? `?${qs}` : ""}`);
+  }
+  return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, Location: location } });
+}

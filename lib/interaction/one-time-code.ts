@@ -1,0 +1,24 @@
+import { randomInt } from "node:crypto";
+import { config } from "../config";
+import { sha256 } from "../crypto";
+
+/** Wrong submissions allowed per code before it is burnt and a new one must be requested. */
+export const MAX_CODE_ATTEMPTS = 3;
+
+/** A fresh 6-digit one-time code (uniform, from the CSPRNG). */
+export function newOneTimeCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+/**
+ * What is stored for a code: SHA-256 salted with the request id, so equal codes of two requests
+ * never share a hash. The code is short-lived and attempt-limited, which is what protects it.
+ */
+export function hashOneTimeCode({ requestId, code }: { requestId: string; code: string }): string {
+  return sha256(`otp\n${requestId}\n${code}`);
+}
+
+/** Whether a code sent at `sentAt` is past its lifetime (config OTP_TTL, seconds). */
+export function isOneTimeCodeExpired(sentAt: Date, now = Date.now()): boolean {
+  return now - sentAt.getTime() > config().OTP_TTL * 1000;
+}

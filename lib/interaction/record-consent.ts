@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import { getClient } from "../clients/get-client";
+import { db } from "../db";
+import { parseScope } from "../oauth/scopes";
+import { pairwiseSubject } from "../subjects/pairwise-subject";
+import type { StepInput, StepResult } from "./step-result";
+
+/**
+ * POST /interaction/{id}/consent with `decision=allow|deny`. Deny makes the request `denied`
+ * (access_denied). Allow makes it `consented` and, in the same transaction, remembers the consent
+ * per subscriber and client (scope set = union of old and new, so a request for more scopes asks
+ * again) - except for transaction authorisations (`mc_authz`), approved one at a time - and records
+ * the pairwise subject (PCR) so later `PCR:` hints and id_token_hints resolve
+ * (lib/oauth/authorize/interaction-api.ts).
+ */
+export async function recordConsent({ request, params, form }: StepInput): Promise<StepResult> {
+  const subscriberId = request.subscriberId;
+  if (request.status !== "authenticated" || !subscriberId) return { to: "interaction" };
+  const decision = form.get("decision");
+  if (decision !== "allow" && decision !== "deny") return { to: "interaction" };
+  const where = { id: request.id, status: "authenticated" };
+  if (decision === "deny") {
+    await db.authorizationRequest.updateMany({ where, data: { status: "denied" } });
+    return { to: "resume" };
+  }
+  const client = await getClient({ clientId: params.clientId });
+  if (!client) return { to: "resume" };
+  const remember = !params.scopes.includes("mc_authz");
+  const key = { subscriberId, clientId: params.clientId };
+  const existing = remember
+    ? await db.grant.findUnique({ where: { subscriberId_clientId: key }, select: { scope: true } })
+    : null;
+  const scope = [...new Set([...parseScope(existing?.scope ?? ""), ...params.scopes])].join(" ");
+  const sector = { subscriberId, sectorIdentifier: client.sectorIdentifier };
+  const sub = pairwiseSubject(sector);
+  await db.$transaction([
+    ...(remember
+      ? [db.grant.upsert({ where: { subscriberId_clientId: key }, create: { id: randomUUID(), ...key, scope }, update: { scope } })]
+      : []),
+    db.pairwiseSubject.upsert({ where: { sub }, create: { sub, ...sector }, update: {} }),
+    db.authorizationRequest.updateMany({ where, data: { status: "consented" } }),
+  ]);
+  return { to: "resume" };
+}

@@ -1,0 +1,17 @@
+import { db } from "../db";
+import { issueSignInCode } from "./issue-sign-in-code";
+import type { StepInput, StepResult } from "./step-result";
+
+/**
+ * POST /interaction/{id}/resend ("Request a new code"): a fresh code to the same subscriber, with
+ * the attempt counter reset. For an unknown number nothing is sent, as on the first attempt.
+ */
+export async function resendSignInCode({ request, params }: StepInput): Promise<StepResult> {
+  if (request.status !== "pending") return { to: "interaction" };
+  if (!request.otpSentAt) return { to: "interaction", step: "msisdn" };
+  const recipient = request.subscriberId
+    ? await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: { id: true, msisdn: true, status: true } })
+    : null;
+  await issueSignInCode({ requestId: request.id, params, recipient });
+  return { to: "interaction" };
+}

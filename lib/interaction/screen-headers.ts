@@ -1,0 +1,23 @@
+import { config } from "../config";
+
+/**
+ * Headers of every sign-in and consent response: never framed (clickjacking, RFC 9700 §4.16 /
+ * RFC 7034 + CSP frame-ancestors), never cached, and the interaction URL never sent as a Referer.
+ */
+export const SCREEN_HEADERS: Readonly<Record<string, string>> = {
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "frame-ancestors 'none'",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+};
+
+/** An absolute URL on this service (the issuer may carry a path prefix, as the metadata's do). */
+export function serviceUrl(path: string): string {
+  return `${config().ISSUER.replace(/\/$/, "")}${path}`;
+}
+
+/** The path of a screen URL relative to the host (for form actions and links). */
+export function servicePath(path: string): string {
+  return `${new URL(config().ISSUER).pathname.replace(/\/$/, "")}${path}`;
+}

@@ -1,0 +1,29 @@
+import { db } from "../db";
+import { issueSignInCode } from "./issue-sign-in-code";
+import { normaliseMsisdn } from "./normalise-msisdn";
+import type { StepInput, StepResult } from "./step-result";
+
+const RECIPIENT = { id: true, msisdn: true, status: true } as const;
+
+/**
+ * POST /interaction/{id}/msisdn: the subscriber is the one the request names (login_hint,
+ * id_token_hint, or the account picked on the selection screen), else the number typed in the
+ * `msisdn` field. A code is issued either way (see issueSignInCode); then the code step.
+ */
+export async function startSignIn({ request, params, form }: StepInput): Promise<StepResult> {
+  if (request.status !== "pending") return { to: "interaction" };
+  let recipient;
+  if (params.hintedSubscriberId) {
+    recipient = await db.subscriber.findUnique({ where: { id: params.hintedSubscriberId }, select: RECIPIENT });
+  } else if (params.hintedMsisdn) {
+    recipient = await db.subscriber.findUnique({ where: { msisdn: params.hintedMsisdn }, select: RECIPIENT });
+  } else if (request.subscriberId) {
+    recipient = await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: RECIPIENT });
+  } else {
+    const msisdn = normaliseMsisdn(form.get("msisdn"));
+    if (!msisdn) return { to: "interaction", error: "msisdn_invalid", step: "msisdn" };
+    recipient = await db.subscriber.findUnique({ where: { msisdn }, select: RECIPIENT });
+  }
+  await issueSignInCode({ requestId: request.id, params, recipient });
+  return { to: "interaction" };
+}

@@ -1,0 +1,24 @@
+import type { AuthorizationRequest } from "@prisma/client";
+import type { AuthorizationParams } from "../oauth/authorize/types";
+
+/** Messages the screens can show after a step (`?e=<code>`; the text comes from the dictionary). */
+export type InteractionErrorCode =
+  | "msisdn_invalid" | "code_invalid" | "code_expired" | "code_burnt" | "code_missing"
+  | "pin_invalid" | "pin_missing" | "session_unusable";
+
+/**
+ * Where a form submission sends the browser next (always with 303 See Other): back to the screens
+ * (the next step, or the same one with a message), or to `/authorize/resume/{id}` once the screens
+ * have done their part (see the status lifecycle in lib/oauth/authorize/types.ts).
+ */
+export type StepResult =
+  | { to: "interaction"; error?: InteractionErrorCode; step?: "msisdn" }
+  | { to: "resume" };
+
+/** What every step handler receives: the request row (already checked for this browser), its params, the form. */
+export interface StepInput {
+  request: AuthorizationRequest;
+  params: AuthorizationParams;
+  browserId: string;
+  form: Map<string, string>;
+}

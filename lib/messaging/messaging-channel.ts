@@ -1,0 +1,24 @@
+import { config } from "../config";
+import { createInboxChannel } from "./inbox-channel";
+import { createLogChannel } from "./log-channel";
+
+/**
+ * How the service reaches a subscriber's handset (one-time codes, notifications). A real SMS
+ * gateway (SMPP, an operator REST API...) plugs in here: implement `send`, add its name to
+ * `MESSAGING_CHANNEL` in lib/config.ts and return it from `getMessagingChannel`.
+ */
+export interface MessagingChannel {
+  /** Delivers `body` to the handset of `msisdn` (E.164 digits, no '+'); throws when it cannot. */
+  send(message: { msisdn: string; body: string }): Promise<void>;
+}
+
+let channel: MessagingChannel | undefined;
+
+/**
+ * The configured channel: `inbox` stores each message in the Message table (the device inbox page
+ * shows it, as a handset would); `log` only writes a redacted log line (nothing is delivered).
+ */
+export function getMessagingChannel(): MessagingChannel {
+  channel ??= config().MESSAGING_CHANNEL === "inbox" ? createInboxChannel() : createLogChannel();
+  return channel;
+}

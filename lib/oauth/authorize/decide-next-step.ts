@@ -1,0 +1,36 @@
+import type { LiveSession } from "../../sessions/find-live-sessions";
+import { findLiveSessions } from "../../sessions/find-live-sessions";
+import { chooseSession, type RequestState } from "./choose-session";
+import { findGrantedScopes } from "./find-granted-scopes";
+import { consentAlwaysAsked, needsConsent } from "./needs-consent";
+import type { AuthorizationParams } from "./types";
+
+export type NextStep =
+  | { step: "login" }
+  | { step: "select_account" }
+  | { step: "consent"; session: LiveSession; grantedScopes: string[] | null }
+  | { step: "issue"; session: LiveSession };
+
+/**
+ * What an authorization request needs next, shared by `/authorize`, `/authorize/resume/{id}` and
+ * the screens (loadPendingRequest): sign-in, account selection, consent, or nothing (issue the
+ * code). At most two queries: the browser's live sessions, then the remembered grant unless
+ * consent must be asked anyway.
+ */
+export async function decideNextStep({ params, browserIdHash, request }: {
+  params: AuthorizationParams; browserIdHash: string | null; request?: RequestState;
+}): Promise<NextStep> {
+  const sessions = browserIdHash
+    ? await findLiveSessions({ browserIdHash, subscriberId: params.hintedSubscriberId, msisdn: params.hintedMsisdn })
+    : [];
+  const choice = chooseSession({ params, sessions, request });
+  if (choice.step !== "session") return choice;
+  const { session } = choice;
+  const consented = request?.status === "consented" && request.sessionId === session.id;
+  const grantedScopes = consented || consentAlwaysAsked(params)
+    ? null
+    : await findGrantedScopes({ subscriberId: session.subscriberId, clientId: params.clientId });
+  return needsConsent({ params, grantedScopes, request, sessionId: session.id })
+    ? { step: "consent", session, grantedScopes }
+    : { step: "issue", session };
+}

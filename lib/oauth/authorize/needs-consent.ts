@@ -1,0 +1,25 @@
+import type { RequestState } from "./choose-session";
+import type { AuthorizationParams } from "./types";
+
+type Params = Pick<AuthorizationParams, "prompt" | "scopes">;
+
+/**
+ * Consent that can never be remembered: `prompt=consent` (OIDC Core §3.1.2.1) and `mc_authz`,
+ * where each transaction (its context and binding message) is approved on its own.
+ */
+export function consentAlwaysAsked(params: Params): boolean {
+  return params.prompt.includes("consent") || params.scopes.includes("mc_authz");
+}
+
+/**
+ * Whether the subscriber must still consent (pure): not when this request was consented to on
+ * the consent screen, otherwise unless a remembered grant for (subscriber, client) covers every
+ * requested scope (a request for more scopes asks again).
+ */
+export function needsConsent({ params, grantedScopes, request, sessionId }: {
+  params: Params; grantedScopes: readonly string[] | null; request?: RequestState; sessionId: string;
+}): boolean {
+  if (request?.status === "consented" && request.sessionId === sessionId) return false;
+  if (consentAlwaysAsked(params) || !grantedScopes) return true;
+  return !params.scopes.every((s) => grantedScopes.includes(s));
+}

@@ -1,0 +1,27 @@
+import { htmlErrorPage } from "../../http/html";
+import { logger } from "../../log";
+import { OAuthError } from "../errors";
+import { AuthorizePageError } from "./errors";
+import { redirectError, type RedirectTarget } from "./redirect-to-client";
+
+/**
+ * The one place authorization errors become responses. Without a verified redirect target (unknown
+ * client, unregistered redirect URI, unreadable request) or for a page-only failure: our HTML
+ * error page, never a redirect (RFC 6749 §4.1.2.1). Otherwise the error goes to the client's
+ * redirect URI with `state` and `iss`. Unexpected failures are logged and become `server_error`.
+ */
+export function respondWithError(err: unknown, target: RedirectTarget | undefined, requestId: string): Response {
+  if (err instanceof AuthorizePageError) {
+    return htmlErrorPage({ status: err.status, title: "This sign-in request cannot be processed",
+      message: err.description, error: err.error, requestId });
+  }
+  if (err instanceof OAuthError) {
+    if (target) return redirectError(target, err.error, err.description);
+    return htmlErrorPage({ status: 400, title: "This sign-in request cannot be processed", message: err.description,
+      error: err.error, requestId });
+  }
+  logger.error({ requestId, err }, "authorization request failed");
+  const text = "The server could not complete the request.";
+  if (target) return redirectError(target, "server_error", text);
+  return htmlErrorPage({ status: 500, title: "Something went wrong", message: text, error: "server_error", requestId });
+}

@@ -1,0 +1,147 @@
+/*
+ * Authorization request parameters: which of the interface's "required" ones are truly required.
+ * The listing marks every parameter but display and prompt as required and admits it is loose; the
+ * decisions below (copied into the README) keep the field's SDKs and the OpenID conformance suite
+ * working. A parameter with an empty value counts as omitted (RFC 6749 §3.1).
+ *
+ * | parameter          | decision                                                                   |
+ * |--------------------|----------------------------------------------------------------------------|
+ * | client_id          | required; unknown or disabled -> error page, never redirected               |
+ * | redirect_uri       | required, exact string match to a registered URI -> else error page        |
+ * | response_type      | required, `code` only -> unsupported_response_type                          |
+ * | scope              | required, must contain `openid`, only the client's allowed scopes          |
+ * | state              | required (CSRF defence; every SDK sends it) -> invalid_request              |
+ * | nonce              | required (Mobile Connect profile; the conformance suite's one difference)  |
+ * | acr_values         | optional, default "2": SDKs always send it but plain OIDC clients (and the |
+ * |                    | conformance suite) do not; "2" is the lowest level offered. Sent with no   |
+ * |                    | supported value (2 or 3) -> invalid_request                                |
+ * | client_name        | required only with `mc_authz` (the SDKs send it only for authorization,    |
+ * |                    | where the consent screen shows it); whenever sent it must equal the        |
+ * |                    | registered name exactly. Screens always show the registered name           |
+ * | context            | required (non-empty) with `mc_authz`                                       |
+ * | binding_message    | optional even with `mc_authz`: the interface allows an empty value and     |
+ * |                    | SDKs drop empty parameters, so absent and empty are the same               |
+ * | version            | optional, default `mc_v1.1`; values outside SUPPORTED_VERSIONS refused     |
+ * | display, prompt    | optional (as listed)                                                       |
+ * | max_age, ui_locales, claims_locales, id_token_hint, login_hint, login_hint_token               |
+ * |                    | optional: hints and preferences (OIDC Core §3.1.2.1); the three login      |
+ * |                    | hints are alternatives, so they cannot all be mandatory                    |
+ * | code_challenge     | required for public clients; `S256` only (RFC 9700 §2.1.1)                 |
+ * | request, request_uri, registration | refused with their OIDC Core §3.1.2.6 codes                 |
+ * | anything else      | ignored (OIDC Core §3.1.2.1)                                               |
+ */
+import type { RegisteredClient } from "../../clients/get-client";
+import { InvalidRequest, InvalidScope, UnsupportedResponseType } from "../errors";
+import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
+import { parseLoginHint } from "../hints/parse-login-hint";
+import { knownParams, type RawParams } from "./collect-params";
+import { RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported } from "./errors";
+import { validatePkce } from "./validate-pkce";
+import { validatePrompt } from "./validate-prompt";
+import type { AuthorizationParams } from "./types";
+
+/** The hints as sent; resolving them needs keys and the database (lib/oauth/hints/resolve-hints.ts). */
+export interface RawHints {
+  loginHint?: string;
+  loginHintToken?: string;
+  idTokenHint?: string;
+}
+
+export type ValidatedRequest = Omit<AuthorizationParams, "loginHint" | "hintedSubscriberId" | "hintedMsisdn"> & {
+  hints: RawHints;
+};
+
+/**
+ * Validates every parameter of an authorization request whose client and redirect URI are already
+ * verified (pure: no I/O). Throws the OAuthError to redirect; returns the normalised request.
+ */
+export function validateAuthorizationParams({ raw, client, now }: {
+  raw: RawParams; client: RegisteredClient; now: number;
+}): ValidatedRequest {
+  const p = knownParams(raw);
+  if (p.has("request")) throw new RequestNotSupported("The request parameter is not supported");
+  if (p.has("request_uri")) throw new RequestUriNotSupported("The request_uri parameter is not supported");
+  if (p.has("registration")) throw new RegistrationNotSupported("The registration parameter is not supported");
+  if (p.get("response_type") !== "code") {
+    throw new UnsupportedResponseType("MANDATORY parameter response_type is missing or value is invalid");
+  }
+  const mode = p.get("response_mode");
+  if (mode !== undefined && mode !== "query") throw new InvalidRequest("response_mode must be query");
+  const scopes = validateScope(p.get("scope"), client);
+  const state = p.get("state");
+  if (!state) throw new InvalidRequest("MANDATORY parameter state is missing");
+  const nonce = p.get("nonce");
+  if (!nonce) throw new InvalidRequest("MANDATORY parameter nonce is missing or invalid");
+  const { acrValues, acr } = validateAcrValues(p.get("acr_values"));
+  const display = p.get("display") ?? "page";
+  if (!(DISPLAY_VALUES as readonly string[]).includes(display)) throw new InvalidRequest("Invalid display value");
+  const prompt = validatePrompt(p.get("prompt"));
+  const maxAge = validateMaxAge(p.get("max_age"));
+  const version = p.get("version") ?? "mc_v1.1";
+  if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
+    throw new InvalidRequest("MANDATORY parameter version is invalid");
+  }
+  const authz = validateAuthorization(p, scopes, client);
+  const pkce = validatePkce({ challenge: p.get("code_challenge"), method: p.get("code_challenge_method"), client });
+  const loginHint = p.get("login_hint");
+  if (loginHint !== undefined) parseLoginHint(loginHint); // syntax now; resolution needs I/O
+  return {
+    clientId: client.id, clientName: client.name, redirectUri: p.get("redirect_uri")!, scopes, acrValues, acr,
+    state, nonce, display: display as AuthorizationParams["display"], prompt, maxAge,
+    uiLocales: locales(p.get("ui_locales")), claimsLocales: locales(p.get("claims_locales")),
+    ...authz, ...pkce, version, requestedAt: Math.floor(now / 1000),
+    hints: { loginHint, loginHintToken: p.get("login_hint_token"), idTokenHint: p.get("id_token_hint") },
+  };
+}
+
+/** RFC 6749 §3.3 scope-token characters. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+function validateScope(scope: string | undefined, client: RegisteredClient): string[] {
+  if (!scope) throw new InvalidScope("MANDATORY parameter scope is missing");
+  const scopes = [...new Set(scope.split(" ").filter(Boolean))];
+  if (!scopes.every((s) => SCOPE_TOKEN.test(s))) throw new InvalidScope("The scope value is invalid");
+  // case-sensitive (interface `scope` row): "OpenID" is not "openid"
+  if (!scopes.includes("openid")) throw new InvalidScope("The scope value is invalid: openid is required");
+  const refused = scopes.find((s) => !client.allowedScopes.includes(s));
+  if (refused) throw new InvalidScope(`The scope value is invalid: ${refused.slice(0, 64)} is not allowed for this client`);
+  return scopes;
+}
+
+function validateAcrValues(value: string | undefined): { acrValues: string[]; acr: "2" | "3" } {
+  const acrValues = value === undefined ? ["2"] : value.split(" ").filter(Boolean);
+  // in order of preference: the first level this operator offers (interface `acr_values` row)
+  const acr = acrValues.find((v): v is "2" | "3" => (ACR_VALUES as readonly string[]).includes(v));
+  if (!acr) throw new InvalidRequest("MANDATORY parameter acr_values are missing or invalid values");
+  return { acrValues, acr };
+}
+
+function validateMaxAge(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2 ** 31 - 1) {
+    throw new InvalidRequest("max_age must be a non-negative integer number of seconds");
+  }
+  return Number(value);
+}
+
+/** mc_authz (authorization): the consent screen shows client_name, context and binding_message. */
+function validateAuthorization(p: Map<string, string>, scopes: string[], client: RegisteredClient) {
+  const clientName = p.get("client_name");
+  if (clientName !== undefined && clientName !== client.name) {
+    throw new InvalidRequest("client_name does not match the registered application name");
+  }
+  if (!scopes.includes("mc_authz")) return {};
+  if (clientName === undefined) throw new InvalidRequest("MANDATORY parameter client_name is missing");
+  const context = p.get("context");
+  if (!context?.trim()) throw new InvalidRequest("MANDATORY parameter context is missing or invalid");
+  return { context, bindingMessage: p.get("binding_message") ?? "" };
+}
+
+/**
+ * ui_locales / claims_locales are guidance only: values that are not language tags are dropped
+ * silently, never refused (interface "Errors": no error for unsupported locales).
+ */
+function locales(value: string | undefined): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(" ").filter((t) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(t)))];
+}

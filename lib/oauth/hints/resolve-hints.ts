@@ -1,0 +1,56 @@
+import type { RegisteredClient } from "../../clients/get-client";
+import { InvalidRequest, LoginError, LoginRequired } from "../errors";
+import type { RawHints } from "../authorize/validate-params";
+import { decryptLoginHintToken } from "./decrypt-login-hint-token";
+import { findPairwiseSubscriber } from "./find-pairwise-subscriber";
+import { BAD_HINT, parseLoginHint } from "./parse-login-hint";
+import { resolveLoginHint, type HintedSubscriber } from "./resolve-login-hint";
+import { verifyIdTokenHint } from "./verify-id-token-hint";
+
+export interface ResolvedHints {
+  /** The login hint as sent (or carried by login_hint_token), for `hashed_login_hint`. */
+  loginHint?: string;
+  hintedSubscriberId?: string;
+  hintedMsisdn?: string;
+}
+
+/**
+ * Resolves `login_hint_token` (which takes precedence over `login_hint`: it is the discovery
+ * service's statement for this operator), `login_hint` and `id_token_hint` into the subscriber
+ * they name. Hints naming two different subscribers are `invalid_request`.
+ *
+ * An unusable `id_token_hint` is the interface's "login error" (Errors table): `login_required`
+ * with `prompt=none` (what OIDC clients doing silent re-authentication expect), otherwise
+ * `login_error`, the name the interface gives it.
+ */
+export async function resolveHints({ hints, client, promptNone }: {
+  hints: RawHints; client: RegisteredClient; promptNone: boolean;
+}): Promise<ResolvedHints> {
+  let loginHint: string | undefined;
+  let named: HintedSubscriber | undefined;
+  if (hints.loginHintToken !== undefined) {
+    loginHint = (await decryptLoginHintToken({ token: hints.loginHintToken })) ?? undefined;
+    const parsed = loginHint === undefined ? null : parseLoginHint(loginHint);
+    if (!parsed) throw new InvalidRequest(BAD_HINT);
+    named = await resolveLoginHint({ hint: parsed, client });
+  } else if (hints.loginHint !== undefined) {
+    const parsed = parseLoginHint(hints.loginHint);
+    if (parsed) {
+      loginHint = hints.loginHint;
+      named = await resolveLoginHint({ hint: parsed, client });
+    }
+  }
+  if (hints.idTokenHint !== undefined) {
+    const sub = await verifyIdTokenHint({ token: hints.idTokenHint, clientId: client.id });
+    const subscriber = sub && (await findPairwiseSubscriber({ sub, sectorIdentifier: client.sectorIdentifier }));
+    if (!subscriber) {
+      const text = "The id_token_hint is not a valid id_token issued to this client";
+      throw promptNone ? new LoginRequired(text) : new LoginError(text);
+    }
+    if (named && named.msisdn !== subscriber.msisdn) {
+      throw new InvalidRequest(`${BAD_HINT}: it names another subscriber than id_token_hint`);
+    }
+    named = { msisdn: subscriber.msisdn, subscriberId: subscriber.id };
+  }
+  return { loginHint, hintedSubscriberId: named?.subscriberId, hintedMsisdn: named?.msisdn };
+}

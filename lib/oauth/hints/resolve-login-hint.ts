@@ -1,0 +1,35 @@
+import type { RegisteredClient } from "../../clients/get-client";
+import { decryptMsisdn } from "../../hints/encr-msisdn";
+import { getKeys } from "../../keys/key-store";
+import { InvalidRequest } from "../errors";
+import { BAD_HINT, type LoginHint } from "./parse-login-hint";
+import { findPairwiseSubscriber } from "./find-pairwise-subscriber";
+
+/** Whom a hint names: always the MSISDN, and the subscriber id when the hint form carries it. */
+export interface HintedSubscriber {
+  msisdn: string;
+  subscriberId?: string;
+}
+
+/**
+ * Resolves a parsed login hint. MSISDN and ENCR_MSISDN are not looked up: whether such a
+ * subscriber exists (or is suspended) must not show at this stage, so the sign-in screen fails
+ * generically later. ENCR_MSISDN is tried with every published `enc` key (active first) so values
+ * made before a key rotation still work. A PCR must have been issued for this client's sector.
+ */
+export async function resolveLoginHint({ hint, client }: { hint: LoginHint; client: RegisteredClient }):
+  Promise<HintedSubscriber> {
+  if (hint.kind === "MSISDN") return { msisdn: hint.msisdn };
+  if (hint.kind === "ENCR_MSISDN") {
+    const keys = (await getKeys()).filter((k) => k.use === "enc")
+      .sort((a, b) => Number(b.status === "active") - Number(a.status === "active"));
+    for (const key of keys) {
+      const msisdn = decryptMsisdn({ value: hint.value, privateKey: key.privateKey });
+      if (msisdn) return { msisdn };
+    }
+    throw new InvalidRequest(BAD_HINT);
+  }
+  const subscriber = await findPairwiseSubscriber({ sub: hint.pcr, sectorIdentifier: client.sectorIdentifier });
+  if (!subscriber) throw new InvalidRequest(BAD_HINT);
+  return { msisdn: subscriber.msisdn, subscriberId: subscriber.id };
+}

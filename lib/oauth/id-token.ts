@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { SignJWT } from "jose";
+import { config } from "../config";
+import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
+import { pairwiseSubject } from "../subjects/pairwise-subject";
+
+export interface IdTokenInput {
+  client: { id: string; sectorIdentifier: string };
+  subscriberId: string;
+  /** The access token issued beside it (for `at_hash`). */
+  accessToken: string;
+  acr: string;
+  /** RFC 8176 method values. */
+  amr: string[];
+  authTime: Date;
+  nonce?: string | null;
+  /** The login hint exactly as the client sent it, e.g. `MSISDN:447700900123`. */
+  loginHint?: string | null;
+  /** Seconds since epoch (defaults to now). */
+  iat?: number;
+}
+
+/** `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core §3.1.3.6, RS256). */
+export function accessTokenHash(accessToken: string): string {
+  const digest = createHash("sha256").update(accessToken, "ascii").digest();
+  return digest.subarray(0, digest.length / 2).toString("base64url");
+}
+
+/** `hashed_login_hint`: lower-case hex SHA-256 of the hint as sent (Mobile Connect DI profile). */
+export function hashedLoginHint(loginHint: string): string {
+  return createHash("sha256").update(loginHint, "utf8").digest("hex");
+}
+
+/**
+ * Signs an id_token (OIDC Core §2) with the active signing key, whose `kid` the JWKS publishes.
+ * `sub` is the pairwise PCR for the client's sector, computed without a query; `auth_time` is
+ * always present so `max_age` can be honoured by any client.
+ */
+export async function signIdToken(input: IdTokenInput): Promise<string> {
+  const key = await getActiveKey("sig");
+  const iat = input.iat ?? Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = {
+    azp: input.client.id,
+    acr: input.acr,
+    amr: input.amr,
+    auth_time: Math.floor(input.authTime.getTime() / 1000),
+    at_hash: accessTokenHash(input.accessToken),
+  };
+  if (input.nonce) claims.nonce = input.nonce;
+  if (input.loginHint) claims.hashed_login_hint = hashedLoginHint(input.loginHint);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
+    .setIssuer(config().ISSUER)
+    .setSubject(pairwiseSubject({ subscriberId: input.subscriberId, sectorIdentifier: input.client.sectorIdentifier }))
+    .setAudience(input.client.id)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + config().ACCESS_TOKEN_TTL)
+    .sign(key.privateKey);
+}

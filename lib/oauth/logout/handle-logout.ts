@@ -1,0 +1,62 @@
+import { config } from "../../config";
+import { bodyParams, queryParams, type Params } from "../../http/params";
+import { logger } from "../../log";
+import { readBrowserId } from "../../sessions/browser-cookie";
+import { PATHS } from "../discovery";
+import { InvalidRequest, OAuthError } from "../errors";
+import { endBrowserSessions } from "./end-browser-sessions";
+import { isValidLogoutCsrf, logoutCsrfToken } from "./logout-csrf";
+import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from "./render-logout-page";
+import { validateLogoutRequest, type LogoutRequest } from "./validate-logout-request";
+
+/**
+ * GET|POST {end_session_endpoint} - OpenID Connect RP-Initiated Logout 1.0. With a valid
+ * `id_token_hint` the browser's operator sessions end at once; without one the subscriber confirms
+ * on a plain HTML form first (§2: the OP SHOULD ask). A POST carrying `decision` is that form.
+ * Errors are shown on a page, never redirected.
+ */
+export async function handleLogout(req: Request): Promise<Response> {
+  try {
+    const params = req.method === "POST" ? await bodyParams(req, { json: false }) : queryParams(req.url);
+    const browserId = readBrowserId(req.headers.get("cookie"));
+    if (params.has("decision")) return await confirmedLogout({ params, browserId });
+    const request = await validateLogoutRequest(params);
+    // Nothing to end without the browser cookie, and nothing to confirm.
+    if (!browserId || request.hinted) {
+      if (browserId) await endBrowserSessions({ browserId });
+      return finish(request);
+    }
+    return confirmLogoutPage({
+      action: `${config().ISSUER.replace(/\/$/, "")}${PATHS.endSession}`,
+      fields: {
+        csrf: logoutCsrfToken(browserId), client_id: request.client?.id,
+        post_logout_redirect_uri: request.postLogoutRedirectUri, state: request.state,
+      },
+    });
+  } catch (err) {
+    if (err instanceof OAuthError) return logoutErrorPage({ description: err.description });
+    logger.error({ err }, "logout failed");
+    return logoutErrorPage({ description: "The server could not complete the request.", status: 500 });
+  }
+}
+
+async function confirmedLogout({ params, browserId }: { params: Params; browserId: string | null }) {
+  if (!browserId || !isValidLogoutCsrf({ browserId, token: params.get("csrf") })) {
+    throw new InvalidRequest("the sign-out form has expired; start again from the application");
+  }
+  if (params.has("id_token_hint")) throw new InvalidRequest("unexpected id_token_hint in the confirmation");
+  const request = await validateLogoutRequest(params);
+  const decision = params.get("decision");
+  if (decision !== "logout" && decision !== "stay") throw new InvalidRequest("decision must be logout or stay");
+  if (decision === "stay") return loggedOutPage({ signedOut: false });
+  await endBrowserSessions({ browserId });
+  return finish(request);
+}
+
+/** §3: back to the registered post_logout_redirect_uri with `state`, else a "signed out" page. */
+function finish(request: LogoutRequest): Response {
+  if (!request.postLogoutRedirectUri) return loggedOutPage({ signedOut: true });
+  const target = new URL(request.postLogoutRedirectUri);
+  if (request.state !== undefined) target.searchParams.set("state", request.state);
+  return new Response(null, { status: 303, headers: { Location: target.toString(), "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,56 @@
+/** HTML-escapes text and attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;margin:0}
+main{max-width:28rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:.5rem;box-shadow:0 1px 3px #0002}
+h1{font-size:1.4rem;margin-top:0}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem;border-radius:.375rem;
+border:1px solid #334155;background:#fff;cursor:pointer}button.primary{background:#0f172a;color:#fff}`;
+
+/** A complete, script-free HTML page; framing is refused (anti-clickjacking, RFC 9700 §4.16). */
+export function htmlPage({ title, body, status = 200 }: { title: string; body: string; status?: number }): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  return new Response(html, {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Frame-Options": "DENY",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      "Referrer-Policy": "no-referrer",
+    },
+  });
+}
+
+/** The confirmation form: a plain POST (works without JavaScript) carrying the request and the CSRF token. */
+export function confirmLogoutPage({ action, fields }: {
+  action: string; fields: Record<string, string | undefined>;
+}): Response {
+  const hidden = Object.entries(fields)
+    .filter((e): e is [string, string] => e[1] !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join("");
+  return htmlPage({
+    title: "Sign out",
+    body: `<p>Do you want to sign out of your operator account on this device?</p>
+<form method="post" action="${escapeHtml(action)}" id="logout-form">${hidden}
+<button type="submit" name="decision" value="logout" id="logout-confirm" class="primary">Sign out</button>
+<button type="submit" name="decision" value="stay" id="logout-cancel">Stay signed in</button></form>`,
+  });
+}
+
+/** The page shown when there is nowhere to send the browser back to. */
+export function loggedOutPage({ signedOut }: { signedOut: boolean }): Response {
+  return signedOut
+    ? htmlPage({ title: "Signed out", body: "<p id=\"logout-done\">You have been signed out. You can close this window.</p>" })
+    : htmlPage({ title: "Still signed in", body: "<p id=\"logout-cancelled\">You are still signed in.</p>" });
+}
+
+/** The error page: a logout request is never redirected to an unverified address. */
+export function logoutErrorPage({ description, status = 400 }: { description: string; status?: number }): Response {
+  return htmlPage({ title: "Sign-out request not accepted", status,
+    body: `<p id="logout-error">${escapeHtml(description)}</p>` });
+}

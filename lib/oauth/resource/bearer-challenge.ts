@@ -1,0 +1,27 @@
+import { OAuthError } from "../errors";
+
+const quoted = (s: string) => s.replace(/["\\\r\n]/g, "");
+
+/**
+ * The `WWW-Authenticate: Bearer` challenge of an error (RFC 6750 §3) with both `error` and
+ * `error_description`: the operator SDKs read only this header (regex `error\s?=\s?"(.*?)"`).
+ */
+export function bearerChallenge(err: OAuthError, realm: string): string {
+  return `Bearer realm="${quoted(realm)}", error="${quoted(err.error)}", error_description="${quoted(err.description)}"`;
+}
+
+type Handler = (req: Request) => Promise<Response>;
+
+/** Wraps a protected-resource handler so every OAuth error it throws carries a Bearer challenge. */
+export function withBearerChallenge(realm: string, handler: Handler): Handler {
+  return async (req) => {
+    try {
+      return await handler(req);
+    } catch (err) {
+      if (err instanceof OAuthError && !err.headers["WWW-Authenticate"]) {
+        err.headers["WWW-Authenticate"] = bearerChallenge(err, realm);
+      }
+      throw err;
+    }
+  };
+}

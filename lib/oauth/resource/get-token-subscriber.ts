@@ -1,0 +1,11 @@
+import { db } from "../../db";
+import { InvalidToken } from "../errors";
+
+/** The subscriber an access token speaks for; a deleted or suspended one makes the token `invalid_token`. */
+export async function getTokenSubscriberOrThrow({ subscriberId }: { subscriberId: string }) {
+  const subscriber = await db.subscriber.findUnique({ where: { id: subscriberId } });
+  if (!subscriber || subscriber.status !== "active") {
+    throw new InvalidToken("The access token is invalid, expired or revoked");
+  }
+  return subscriber;
+}

@@ -1,0 +1,42 @@
+import { bodyParams, queryParams, type Params } from "../../http/params";
+import { InvalidRequest, OAuthError } from "../errors";
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+const BODY_TYPES = new Set(["application/x-www-form-urlencoded", "application/json"]);
+
+/**
+ * Reads the access token of a protected-resource request (RFC 6750 §2): `Authorization: Bearer`,
+ * a POST body `access_token` (form, or the interface's JSON), or one of the query parameters
+ * `queryNames` (the interface's `?token=`). Exactly one method may be used (RFC 6750 §2).
+ * A request without any token is 401 `invalid_request` "No Access Token", the header the field's
+ * SDKs look for.
+ */
+export async function readBearerToken(req: Request, { queryNames = [] as string[] } = {}):
+  Promise<{ token: string; body: Params }> {
+  const found: string[] = [];
+  const authorization = req.headers.get("authorization");
+  if (authorization && /^Bearer(\s|$)/i.test(authorization)) {
+    const m = BEARER.exec(authorization);
+    if (!m) throw new InvalidRequest("malformed Bearer authorization header");
+    found.push(m[1]!);
+  }
+  const query = queryParams(req.url);
+  for (const name of queryNames) {
+    const v = query.get(name);
+    if (v !== undefined) found.push(v);
+  }
+  const body = await readBody(req);
+  const fromBody = body.get("access_token");
+  if (fromBody !== undefined) found.push(fromBody);
+
+  if (found.length > 1) throw new InvalidRequest("the access token must be sent by exactly one method (RFC 6750 §2)");
+  if (!found[0]) throw new OAuthError("invalid_request", "No Access Token", 401);
+  return { token: found[0], body };
+}
+
+/** Body parameters of a POST whose content type can carry them; other bodies are not read. */
+async function readBody(req: Request): Promise<Params> {
+  if (req.method !== "POST") return new Map();
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  return BODY_TYPES.has(type) ? bodyParams(req) : new Map();
+}

@@ -1,0 +1,27 @@
+import { authenticateClient } from "../../http/client-auth";
+import { bodyParams } from "../../http/params";
+import { json } from "../../http/respond";
+import { InvalidRequest, UnsupportedGrantType } from "../errors";
+import { authorizationCodeGrant } from "./authorization-code-grant";
+import { refreshTokenGrant } from "./refresh-token-grant";
+import { tokenResponseBody } from "./token-set";
+
+const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant } as const;
+
+/**
+ * POST {token_endpoint} - RFC 6749 §3.2, OIDC Core §3.1.3. The body is the interface's JSON object
+ * or a standard form; the client authenticates with `Authentication`/`Authorization: Basic` or
+ * client_secret_post. Errors are thrown as OAuth errors (JSON per RFC 6749 §5.2).
+ */
+export async function handleTokenRequest(req: Request): Promise<Response> {
+  const params = await bodyParams(req);
+  const client = await authenticateClient({ headers: req.headers, params });
+  const grantType = params.get("grant_type");
+  if (!grantType) throw new InvalidRequest("missing required parameter grant_type");
+  if (!Object.hasOwn(GRANTS, grantType)) {
+    throw new UnsupportedGrantType("grant_type must be authorization_code or refresh_token");
+  }
+  const now = new Date();
+  const tokens = await GRANTS[grantType as keyof typeof GRANTS]({ client, params, now });
+  return json(tokenResponseBody({ tokens, client, now }), { noStore: true });
+}

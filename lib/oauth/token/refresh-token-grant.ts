@@ -1,0 +1,74 @@
+import type { RegisteredClient } from "../../clients/get-client";
+import type { Params } from "../../http/params";
+import { config } from "../../config";
+import { findRefreshToken } from "../../tokens/find-token";
+import { isSubscriberActive } from "../../tokens/is-subscriber-active";
+import { mintToken } from "../../tokens/mint-token";
+import { revokeTokenFamily } from "../../tokens/revoke-token-family";
+import { rotateRefreshToken } from "../../tokens/rotate-refresh-token";
+import { InvalidGrant, InvalidScope, OAuthError, UnauthorizedClient } from "../errors";
+import { signIdToken } from "../id-token";
+import { parseScope } from "../scopes";
+import { requiredParam } from "./required-param";
+import type { TokenSet } from "./token-set";
+
+/**
+ * `grant_type=refresh_token` (RFC 6749 §6): the token rotates on every use and a reused one revokes
+ * its whole family (RFC 9700 §4.14.2). The requested scope may narrow the new access token, never
+ * widen it; the new refresh token keeps the original scope and the family's original expiry, so a
+ * family never outlives REFRESH_TOKEN_TTL from the code it came from.
+ */
+export async function refreshTokenGrant({ client, params, now = new Date() }: {
+  client: RegisteredClient; params: Params; now?: Date;
+}): Promise<TokenSet> {
+  if (!client.allowedScopes.includes("offline_access")) {
+    throw new UnauthorizedClient("the client is not registered for offline_access (refresh tokens)");
+  }
+  const presented = requiredParam(params, "refresh_token");
+  const row = await findRefreshToken({ token: presented });
+  // RFC 6749 §6: the refresh token must have been issued to the authenticated client.
+  if (!row || row.clientId !== client.id) throw new InvalidGrant("the refresh token is invalid");
+  if (row.revokedAt) throw new InvalidGrant("the refresh token has been revoked");
+  if (row.usedAt) throw await refreshTokenReused(row.familyId);
+  if (row.expiresAt.getTime() <= now.getTime()) throw new InvalidGrant("the refresh token has expired");
+  const scopes = narrowedScope({ granted: parseScope(row.scope), requested: params.get("scope") });
+  if (!(await isSubscriberActive({ subscriberId: row.subscriberId }))) {
+    throw new InvalidGrant("the subscriber's account is not active");
+  }
+
+  const access = mintToken();
+  const next = mintToken();
+  const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
+  const { clientId, subscriberId, familyId, codeHash, acr, amr, authTime } = row;
+  const rotated = await rotateRefreshToken({
+    tokenHash: row.tokenHash,
+    usedAt: now,
+    next: { tokenHash: next.hash, familyId, clientId, subscriberId, scope: row.scope, codeHash, acr, amr, authTime,
+      expiresAt: row.expiresAt },
+    accessToken: { tokenHash: access.hash, clientId, subscriberId, scope: scopes.join(" "), codeHash, familyId, acr,
+      authTime, expiresAt: accessTokenExpiresAt },
+  });
+  if (!rotated) throw await refreshTokenReused(familyId);
+
+  // OIDC Core §12.2: a new id_token keeps the original authentication's auth_time, acr and amr.
+  const idToken = scopes.includes("openid")
+    ? await signIdToken({ client, subscriberId, accessToken: access.value, acr, amr: parseScope(amr), authTime,
+        iat: Math.floor(now.getTime() / 1000) })
+    : undefined;
+  return { accessToken: access.value, accessTokenExpiresAt, scope: scopes.join(" "), idToken, refreshToken: next.value };
+}
+
+/** RFC 6749 §6: omitted scope means the original; anything not originally granted is invalid_scope. */
+function narrowedScope({ granted, requested }: { granted: string[]; requested: string | undefined }): string[] {
+  if (requested === undefined) return granted;
+  const wanted = parseScope(requested);
+  if (!wanted.length) throw new InvalidScope("scope must not be empty");
+  const extra = wanted.filter((s) => !granted.includes(s));
+  if (extra.length) throw new InvalidScope(`scope exceeds the original grant: ${extra.join(" ")}`);
+  return wanted;
+}
+
+async function refreshTokenReused(familyId: string): Promise<OAuthError> {
+  await revokeTokenFamily({ familyId });
+  return new InvalidGrant("the refresh token has already been used");
+}

@@ -1,0 +1,15 @@
+import { hashSecret } from "../crypto";
+import { normalizeMsisdn } from "./normalize-msisdn";
+import { checkPinStrength } from "./check-pin-strength";
+import { updateSubscriberByMsisdn } from "./update-subscriber-by-msisdn";
+import type { SubscriberRecord } from "./subscriber-record";
+
+/** Sets a new PIN (strength-checked, scrypt-hashed) and clears the failed-attempt lockout with it. */
+export async function setSubscriberPin({ msisdn, pin }: { msisdn: string; pin: string }): Promise<SubscriberRecord> {
+  const digits = normalizeMsisdn(msisdn);
+  checkPinStrength({ pin, msisdn: digits });
+  return updateSubscriberByMsisdn({
+    msisdn: digits,
+    data: { pinHash: await hashSecret(pin), failedPinAttempts: 0, lockedUntil: null, lockoutCount: 0 },
+  });
+}

@@ -1,0 +1,296 @@
+// Operator administration CLI: `npm run admin -- <command> [--json]` (README "Operator administration").
+//
+// Output contract (scripts rely on it):
+// - success: human text on stdout, or with --json exactly one JSON object on stdout; exit 0.
+// - failure: without --json one line on stderr; with --json one `{"error": "..."}` object on stdout
+//   (stdout, so a script reads one stream whatever happens); exit 1. Bad input changes nothing.
+import path from "node:path";
+import { Command, CommanderError, Option } from "commander";
+
+// Same local set-up as `npm start` (scripts/start.mjs), before anything reads the configuration.
+// Imported by URL: env.mjs is plain JavaScript without type declarations.
+const env = (await import(new URL("./env.mjs", import.meta.url).href)) as {
+  ensureLocalSecrets(): void;
+  projectRoot: string;
+};
+const jsonMode = process.argv.includes("--json");
+if (!process.env.KEY_ENCRYPTION_SECRET || !process.env.SUBJECT_SECRET) {
+  // Its first-run notice goes to stderr so stdout keeps to the output contract.
+  const log = console.log;
+  console.log = console.error;
+  env.ensureLocalSecrets();
+  console.log = log;
+}
+process.env.DATABASE_URL ||= `file:${path.join(env.projectRoot, "prisma", "dev.db")}`;
+
+// Loaded only now, after the environment is complete.
+const { AdminError } = await import("../lib/clients/admin-error");
+const { createClient } = await import("../lib/clients/create-client");
+const { listClients } = await import("../lib/clients/list-clients");
+const { getClientOrThrow } = await import("../lib/clients/get-client-or-throw");
+const { deleteClient } = await import("../lib/clients/delete-client");
+const { rotateClientSecret } = await import("../lib/clients/rotate-client-secret");
+const { updateClient } = await import("../lib/clients/update-client");
+const { createSubscriber } = await import("../lib/subscribers/create-subscriber");
+const { listSubscribers } = await import("../lib/subscribers/list-subscribers");
+const { getSubscriberByMsisdn } = await import("../lib/subscribers/get-subscriber-by-msisdn");
+const { getSubscriberByMsisdnOrThrow } = await import("../lib/subscribers/get-subscriber-by-msisdn-or-throw");
+const { setSubscriberPin } = await import("../lib/subscribers/set-subscriber-pin");
+const { suspendSubscriber } = await import("../lib/subscribers/suspend-subscriber");
+const { activateSubscriber } = await import("../lib/subscribers/activate-subscriber");
+const { unlockSubscriber } = await import("../lib/subscribers/unlock-subscriber");
+const { toSubscriberRecord } = await import("../lib/subscribers/subscriber-record");
+const { normalizeMsisdn } = await import("../lib/subscribers/normalize-msisdn");
+const { listKeys } = await import("../lib/keys/list-keys");
+const { rotateKeys } = await import("../lib/keys/rotate-keys");
+const { getActiveKey } = await import("../lib/keys/key-store");
+const { encryptMsisdn } = await import("../lib/hints/encr-msisdn");
+const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
+
+type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
+type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
+type KeyRecord = Awaited<ReturnType<typeof listKeys>>[number];
+/** What a command produces: the JSON object for --json, the lines for people. */
+type Output = { json: Record<string, unknown>; text: string[] };
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+// Wire (snake_case) views: the secret and PIN hashes are not part of any record.
+const clientView = (c: ClientRecord) => ({
+  client_id: c.id, client_name: c.name, status: c.status, public: c.isPublic, has_secret: c.hasSecret,
+  redirect_uris: c.redirectUris, post_logout_redirect_uris: c.postLogoutRedirectUris, scopes: c.allowedScopes,
+  sector_identifier: c.sectorIdentifier, expires_in_format: c.expiresInFormat,
+  created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+});
+const subscriberView = (s: SubscriberRecord) => ({
+  msisdn: s.msisdn, status: s.status, has_pin: s.hasPin, failed_pin_attempts: s.failedPinAttempts,
+  lockout_count: s.lockoutCount, locked_until: iso(s.lockedUntil), attributes: s.attributes,
+  created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+});
+const keyView = (k: KeyRecord) => ({
+  kid: k.kid, use: k.use, alg: k.alg, status: k.status, published: k.published, created_at: iso(k.createdAt),
+  activated_at: iso(k.activatedAt), retired_at: iso(k.retiredAt), remove_after: iso(k.removeAfter),
+});
+
+/** `key: value` lines for one record; arrays joined, nested objects indented. */
+function describe(view: Record<string, unknown>, indent = ""): string[] {
+  return Object.entries(view).flatMap(([k, v]) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const inner = describe(v as Record<string, unknown>, `${indent}  `);
+      return [`${indent}${k}:${inner.length ? "" : " -"}`, ...inner];
+    }
+    return [`${indent}${k}: ${Array.isArray(v) ? v.join(" ") : v === null ? "-" : String(v)}`];
+  });
+}
+
+const SECRET_NOTE = "The client secret is not stored (only its hash) and cannot be shown again: copy it now.";
+
+function secretLines(clientId: string, secret: string | null): string[] {
+  if (secret === null) return [`client_id:     ${clientId}`, "public client: no secret; PKCE (S256) is required."];
+  return [`client_id:     ${clientId}`, `client_secret: ${secret}`, SECRET_NOTE];
+}
+
+const program = new Command("admin")
+  .description("Operator administration of the identity service")
+  .option("--json", "print exactly one JSON object on stdout (errors as {\"error\": ...})")
+  .exitOverride()
+  .configureOutput({ outputError: (message, write) => (jsonMode ? undefined : write(message)) });
+
+/** Registers an action whose output is printed by the one printer below. */
+function act<A extends unknown[]>(fn: (...args: A) => Promise<Output>) {
+  return async (...args: A) => {
+    const out = await fn(...args);
+    process.stdout.write(jsonMode ? `${JSON.stringify(out.json)}\n` : `${out.text.join("\n")}\n`);
+  };
+}
+
+const expiresIn = () =>
+  new Option("--expires-in <format>", "token response expires_in: timestamp (interface) or seconds (RFC 6749)")
+    .choices(["timestamp", "seconds"]);
+
+// ---- clients ----
+const clientGroup = program.command("client").description("relying parties");
+
+clientGroup.command("create")
+  .description("register a client; prints its client_id and secret once")
+  .requiredOption("--name <name>", "short name the client sends as client_name")
+  .requiredOption("--redirect-uri <uri...>", "exact redirect URI (repeatable)")
+  .requiredOption("--scope <scope...>", "allowed scope (repeatable; must include openid)")
+  .addOption(expiresIn().default("timestamp"))
+  .option("--public", "public client: no secret, PKCE S256 required")
+  .option("--post-logout-redirect-uri <uri...>", "post-logout redirect URI (repeatable)")
+  .option("--sector-identifier <host>", "pairwise sector (default: host of the redirect URIs)")
+  .action(act(async (o: {
+    name: string; redirectUri: string[]; scope: string[]; expiresIn: "timestamp" | "seconds"; public?: boolean;
+    postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
+  }) => {
+    const { client: c, clientSecret } = await createClient({
+      name: o.name, redirectUris: o.redirectUri, scopes: o.scope, expiresInFormat: o.expiresIn,
+      isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
+    });
+    return {
+      json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: clientView(c) },
+      text: [`Client "${c.name}" created.`, ...secretLines(c.id, clientSecret)],
+    };
+  }));
+
+clientGroup.command("list").description("list clients").action(act(async () => {
+  const all = await listClients();
+  return {
+    json: { clients: all.map(clientView) },
+    text: all.length
+      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
+      : ["No clients."],
+  };
+}));
+
+clientGroup.command("show <client_id>").description("show one client").action(act(async (clientId: string) => {
+  const view = clientView(await getClientOrThrow({ clientId }));
+  return { json: { client: view }, text: describe(view) };
+}));
+
+clientGroup.command("delete <client_id>").description("delete a client and revoke its tokens").action(act(async (clientId: string) => {
+  const { revokedTokens } = await deleteClient({ clientId });
+  return {
+    json: { deleted: clientId, revoked_tokens: revokedTokens },
+    text: [`Client ${clientId} deleted; ${revokedTokens} token(s) revoked.`],
+  };
+}));
+
+clientGroup.command("rotate-secret <client_id>").description("issue a new client secret (printed once)")
+  .action(act(async (clientId: string) => {
+    const { clientSecret } = await rotateClientSecret({ clientId });
+    return {
+      json: { client_id: clientId, client_secret: clientSecret, secret_stored: false },
+      text: ["Client secret replaced; the old one no longer works.", ...secretLines(clientId, clientSecret)],
+    };
+  }));
+
+clientGroup.command("set <client_id>").description("change a client's options")
+  .addOption(expiresIn())
+  .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
+  .action(act(async (clientId: string, o: { expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled" }) => {
+    const view = clientView(await updateClient({ clientId, changes: { expiresInFormat: o.expiresIn, status: o.status } }));
+    return { json: { client: view }, text: [`Client ${clientId} updated.`, ...describe(view)] };
+  }));
+
+// ---- subscribers ----
+const subscriberGroup = program.command("subscriber").description("mobile subscribers");
+const one = (s: SubscriberRecord, message: string): Output => {
+  const view = subscriberView(s);
+  return { json: { subscriber: view }, text: [message, ...describe(view)] };
+};
+
+subscriberGroup.command("create")
+  .description("register a subscriber")
+  .requiredOption("--msisdn <msisdn>", "E.164 number, digits only (a leading + is dropped)")
+  .requiredOption("--pin <pin>", "4-8 digit PIN (weak PINs are refused)")
+  .option("--attribute <key=value...>", "identity attribute, premium info names (repeatable)")
+  .action(act(async (o: { msisdn: string; pin: string; attribute?: string[] }) => {
+    const s = await createSubscriber({ msisdn: o.msisdn, pin: o.pin, attributes: o.attribute ?? [] });
+    return one(s, `Subscriber ${s.msisdn} created.`);
+  }));
+
+subscriberGroup.command("list").description("list subscribers").action(act(async () => {
+  const all = await listSubscribers();
+  return {
+    json: { subscribers: all.map(subscriberView) },
+    text: all.length
+      ? all.map((s) => `${s.msisdn}  ${s.status}${s.lockedUntil && s.lockedUntil > new Date() ? " locked" : ""}  ` +
+          `${Object.keys(s.attributes).length} attribute(s)`)
+      : ["No subscribers."],
+  };
+}));
+
+subscriberGroup.command("show <msisdn>").description("show one subscriber").action(act(async (msisdn: string) => {
+  const view = subscriberView(toSubscriberRecord(await getSubscriberByMsisdnOrThrow({ msisdn })));
+  return { json: { subscriber: view }, text: describe(view) };
+}));
+
+subscriberGroup.command("set-pin <msisdn>").description("set a new PIN (also lifts a lockout)")
+  .requiredOption("--pin <pin>", "4-8 digit PIN")
+  .action(act(async (msisdn: string, o: { pin: string }) =>
+    one(await setSubscriberPin({ msisdn, pin: o.pin }), "PIN changed; lockout cleared.")));
+
+subscriberGroup.command("suspend <msisdn>").description("suspend: refuse sign-in, end sessions, revoke tokens")
+  .action(act(async (msisdn: string) => one(await suspendSubscriber({ msisdn }), "Subscriber suspended.")));
+
+subscriberGroup.command("activate <msisdn>").description("re-activate a suspended subscriber")
+  .action(act(async (msisdn: string) => one(await activateSubscriber({ msisdn }), "Subscriber active.")));
+
+subscriberGroup.command("unlock <msisdn>").description("clear a PIN lockout")
+  .action(act(async (msisdn: string) => one(await unlockSubscriber({ msisdn }), "Lockout cleared.")));
+
+subscriberGroup.command("encr-msisdn <msisdn>").description("ENCR_MSISDN value for login_hint=ENCR_MSISDN:<hex>")
+  .action(act(async (raw: string) => {
+    const msisdn = normalizeMsisdn(raw);
+    const [key, known] = await Promise.all([getActiveKey("enc"), getSubscriberByMsisdn({ msisdn })]);
+    const value = encryptMsisdn({ msisdn, publicJwk: key.publicJwk });
+    return {
+      json: { msisdn, kid: key.kid, encr_msisdn: value, login_hint: `ENCR_MSISDN:${value}`, registered: known !== null },
+      text: [value, `(login_hint=ENCR_MSISDN:<value above>; enc key ${key.kid}${known ? "" : "; note: no such subscriber"})`],
+    };
+  }));
+
+subscriberGroup.command("pcr <msisdn>").description("the subscriber's PCR (pairwise sub) for a client; enables login_hint=PCR:")
+  .requiredOption("--client <client_id>", "client whose sector the PCR belongs to")
+  .action(act(async (msisdn: string, o: { client: string }) => {
+    const [s, c] = await Promise.all([getSubscriberByMsisdnOrThrow({ msisdn }), getClientOrThrow({ clientId: o.client })]);
+    const pcr = await rememberPairwiseSubject({ subscriberId: s.id, sectorIdentifier: c.sectorIdentifier });
+    return {
+      json: { msisdn: s.msisdn, client_id: c.id, sector_identifier: c.sectorIdentifier, pcr, login_hint: `PCR:${pcr}` },
+      text: [pcr, `(login_hint=PCR:${pcr}; sector ${c.sectorIdentifier})`],
+    };
+  }));
+
+// ---- keys ----
+const keyGroup = program.command("keys").description("signing and encryption keys");
+
+keyGroup.command("list").description("list keys (public facts only)").action(act(async () => {
+  const all = await listKeys();
+  const day = (d: Date | null) => (d ? d.toISOString().replace(/\.\d+Z$/, "Z") : "-");
+  return {
+    json: { keys: all.map(keyView) },
+    text: all.length
+      ? all.map((k) => `${k.kid}  ${k.use}  ${k.alg}  ${k.status}${k.published ? " (published)" : ""}  ` +
+          `created ${day(k.createdAt)}  activated ${day(k.activatedAt)}  retired ${day(k.retiredAt)}  remove-after ${day(k.removeAfter)}`)
+      : ["No keys (they are created on first start)."],
+  };
+}));
+
+keyGroup.command("rotate").description("activate the published next key, retire the active one, publish a new next")
+  .addOption(new Option("--use <use>", "which key").choices(["sig", "enc"]).default("sig"))
+  .action(act(async (o: { use: "sig" | "enc" }) => {
+    const r = await rotateKeys({ use: o.use });
+    return {
+      json: { use: o.use, activated: r.activated, retired: r.retired, next: r.next },
+      text: [`Rotated ${o.use} key: ${r.activated} active, ${r.retired} retired (still published until tokens expire), ${r.next} next.`],
+    };
+  }));
+
+/** One line describing a failure; unexpected errors are named as such, without a stack trace. */
+function failureMessage(err: unknown): string {
+  const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  if (err instanceof AdminError) return oneLine(err.message);
+  if (err instanceof CommanderError) return oneLine(err.message.replace(/^error: /, ""));
+  const message = err instanceof Error ? err.message : String(err);
+  return `unexpected error: ${oneLine(message.split("\n").find((l) => l.trim()) ?? "unknown")}`;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Help and version are "errors" for commander's exitOverride but succeed.
+  if (err instanceof CommanderError && err.exitCode === 0) {
+    process.exitCode = 0;
+  } else {
+    process.exitCode = 1;
+    // Commander already printed its own one-line usage errors (human mode).
+    const message = failureMessage(err);
+    if (jsonMode) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    else if (!(err instanceof CommanderError)) process.stderr.write(`error: ${message}\n`);
+  }
+} finally {
+  // Only disconnect a client that was created (creating one would read the configuration).
+  await (globalThis as { prisma?: { $disconnect(): Promise<void> } }).prisma?.$disconnect();
+}
