@@ -34,7 +34,9 @@ export async function createKey({ use, status }: { use: KeyUse; status: "next" |
   const { publicKey, privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
   const kid = randomToken(12);
   const alg = ALG_BY_USE[use];
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use };
+  // The enc key carries no `alg`: it serves both ENCR_MSISDN (RSA PKCS#1 v1.5) and login_hint_token
+  // JWEs (RSA-OAEP-256), so pinning one algorithm in the JWK would mislead clients.
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, use, ...(use === "sig" ? { alg } : {}) };
   const privateJwk = await exportJWK(privateKey);
   const row = await db.key.create({
     data: {
@@ -66,6 +68,14 @@ async function loadKeys(): Promise<KeySet> {
     for (const [use, status] of missing) await createKey({ use, status });
     rows = await findPublished(now);
   }
+  // Two instances starting on an empty database may both create an active key: every process
+  // signs with the OLDEST active key, and the newer duplicates are demoted to `next` (still published).
+  const extras = (["sig", "enc"] as const).flatMap((use) =>
+    rows.filter((r) => r.use === use && r.status === "active").slice(1).map((r) => r.kid));
+  if (extras.length) {
+    await db.key.updateMany({ where: { kid: { in: extras }, status: "active" }, data: { status: "next" } });
+    rows = await findPublished(now);
+  }
   const secret = config().KEY_ENCRYPTION_SECRET;
   const keys = rows.map((r) => ({
       kid: r.kid,
@@ -91,8 +101,7 @@ export function invalidateKeyCache() {
   cache = undefined;
 }
 
-/** The key currently used for `use` (newest active one). */
+/** The key currently used for `use` (the oldest active one, so every instance agrees). */
 export async function getActiveKey(use: KeyUse): Promise<LoadedKey> {
-  const active = (await getKeys()).filter((k) => k.use === use && k.status === "active");
-  return active[active.length - 1]!;
+  return (await getKeys()).find((k) => k.use === use && k.status === "active")!;
 }
