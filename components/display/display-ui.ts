@@ -13,12 +13,14 @@ export interface DisplayUi {
   secondary: string;
   link: string;
   alert: string;
+  help: string;
   stack: string;
   row: string;
 }
 
 const base = {
   muted: "text-slate-600",
+  help: "mt-1 text-sm text-slate-600",
   alert: "rounded-md border border-red-300 bg-red-50 p-3 text-red-800",
   link: "underline text-blue-800",
 };
@@ -49,6 +51,7 @@ export const DISPLAY_UI: Record<Display, DisplayUi> = {
   },
   touch: {
     ...base,
+    help: "mt-2 text-lg text-slate-600",
     heading: "text-3xl font-bold",
     text: "text-xl",
     label: "block text-xl font-semibold",
@@ -60,6 +63,7 @@ export const DISPLAY_UI: Record<Display, DisplayUi> = {
   },
   wap: {
     muted: "",
+    help: "",
     alert: "font-bold",
     link: "underline",
     heading: "text-base font-bold",

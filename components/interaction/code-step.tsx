@@ -29,7 +29,7 @@ export function CodeStep(props: StepProps & {
                 id="pin" name="pin" type="password" inputMode="numeric" autoComplete="off" required maxLength={32}
                 aria-describedby="pin-help" className={ui.input}
               />
-              <p id="pin-help" className={`mt-1 text-sm ${ui.muted}`}>{t.code.pinHelp}</p>
+              <p id="pin-help" className={ui.help}>{t.code.pinHelp}</p>
             </div>
           )}
           <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>

@@ -19,7 +19,7 @@ export function MsisdnStep({ id, csrf, t, ui, clientName, error, maskedMsisdn }:
               id="msisdn" name="msisdn" type="tel" inputMode="tel" autoComplete="tel" required maxLength={40}
               aria-describedby="msisdn-help" className={ui.input} autoFocus
             />
-            <p id="msisdn-help" className={`mt-1 text-sm ${ui.muted}`}>{t.signIn.msisdnHelp}</p>
+            <p id="msisdn-help" className={ui.help}>{t.signIn.msisdnHelp}</p>
           </div>
         )}
         <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, TEST_SECRETS } from "../support/server";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
@@ -24,6 +24,8 @@ import { getSubscriberByMsisdn } from "@/lib/subscribers/get-subscriber-by-msisd
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const TSX = path.join(root, "node_modules", ".bin", "tsx");
 let databaseUrl = "";
+// Each CLI spawn is a full tsx + Prisma start-up (~1 s, more on a loaded CI machine).
+vi.setConfig({ testTimeout: 90_000 });
 
 // The CLI and this worker share one fresh database, so the CLI's writes are checked row by row and
 // the integration server's database is left alone.

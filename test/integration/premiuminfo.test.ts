@@ -111,8 +111,8 @@ describe("premium info: token presentation (RFC 6750 §2 and the interface's ?to
 
   it("answers a missing token with 401 and the header the SDKs read", async () => {
     const res = await fetch(`${baseUrl}/premiuminfo`);
-    await expectBearerError(res, 401, "invalid_request", "No Access Token");
-    expect(res.headers.get("www-authenticate")).toContain('error="invalid_request", error_description="No Access Token"');
+    await expectBearerError(res, 401, "invalid_token", "No Access Token");
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token", error_description="No Access Token"');
   });
 });
 

@@ -250,6 +250,9 @@ describe("token endpoint: one-use codes", () => {
       expect(statuses).toEqual([200, 400, 400]);
       for (const r of responses.filter((x) => x.status === 400)) expect((await r.json()).error).toBe("invalid_grant");
       expect(await db.accessToken.count({ where: { codeHash: sha256(code) } })).toBe(1);
+      // The losers are replays: the winner's token is revoked too (RFC 6749 §4.1.2).
+      const winner = await responses.find((r) => r.status === 200)!.json();
+      expect((await premiumInfo(winner.access_token)).status).toBe(401);
     }
   });
 });

@@ -50,7 +50,7 @@ describe("userinfo (OIDC Core §5.3)", () => {
   it("answers errors with a Bearer challenge", async () => {
     const none = await fetch(`${baseUrl}/userinfo`);
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_request", error_description="No Access Token"/);
+    expect(none.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token", error_description="No Access Token"/);
     const bad = await fetch(`${baseUrl}/userinfo`, { headers: { Authorization: "Bearer nope" } });
     expect(bad.status).toBe(401);
     expect((await bad.json()).error).toBe("invalid_token");

@@ -41,7 +41,7 @@ export default async function DeviceInboxPage({ searchParams }: Props) {
           {messages.length === 0 ? <p className="text-sm">{t.none}</p> : (
             <ol className="space-y-2" id="messages">
               {messages.map((m) => (
-                <li key={m.id} className="message rounded-xl bg-slate-700 p-2">
+                <li key={m.id} data-message-id={m.id} className="message rounded-xl bg-slate-700 p-2">
                   <p className="message-body">{m.body}</p>
                   <p className="text-right text-xs text-slate-300"><time dateTime={m.createdAt.toISOString()}>
                     {time.format(m.createdAt)}</time></p>

@@ -1,5 +1,5 @@
-import { findAccessToken } from "../../tokens/find-token";
-import { isAccessTokenActive } from "../../tokens/token-state";
+import { findAccessToken } from "../../tokens/find-access-token";
+import { isAccessTokenActive } from "../../tokens/is-token-active";
 import { InvalidToken } from "../errors";
 
 /** The stored access token behind a presented bearer value; unknown, expired or revoked is `invalid_token`. */

@@ -1,6 +1,7 @@
 import { OAuthError } from "../errors";
 
-const quoted = (s: string) => s.replace(/["\\\r\n]/g, "");
+/** RFC 6750 §3: error and error_description use %x20-21 / %x23-5B / %x5D-7E only. */
+const quoted = (s: string) => s.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, "");
 
 /**
  * The `WWW-Authenticate: Bearer` challenge of an error (RFC 6750 §3) with both `error` and

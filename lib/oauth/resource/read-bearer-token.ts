@@ -1,5 +1,5 @@
 import { bodyParams, queryParams, type Params } from "../../http/params";
-import { InvalidRequest, OAuthError } from "../errors";
+import { InvalidRequest, InvalidToken } from "../errors";
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 const BODY_TYPES = new Set(["application/x-www-form-urlencoded", "application/json"]);
@@ -8,7 +8,8 @@ const BODY_TYPES = new Set(["application/x-www-form-urlencoded", "application/js
  * Reads the access token of a protected-resource request (RFC 6750 §2): `Authorization: Bearer`,
  * a POST body `access_token` (form, or the interface's JSON), or one of the query parameters
  * `queryNames` (the interface's `?token=`). Exactly one method may be used (RFC 6750 §2).
- * A request without any token is 401 `invalid_request` "No Access Token", the header the field's
+ * A request without any token is 401 `invalid_token` "No Access Token" (issue 4: missing, unknown,
+ * expired and revoked tokens all read `invalid_token`), carried in the header the field's
  * SDKs look for.
  */
 export async function readBearerToken(req: Request, { queryNames = [] as string[] } = {}):
@@ -29,8 +30,10 @@ export async function readBearerToken(req: Request, { queryNames = [] as string[
   const fromBody = body.get("access_token");
   if (fromBody !== undefined) found.push(fromBody);
 
-  if (found.length > 1) throw new InvalidRequest("the access token must be sent by exactly one method (RFC 6750 §2)");
-  if (!found[0]) throw new OAuthError("invalid_request", "No Access Token", 401);
+  if (found.length > 1) {
+    throw new InvalidRequest("the access token must be sent by exactly one method (RFC 6750 section 2)");
+  }
+  if (!found[0]) throw new InvalidToken("No Access Token");
   return { token: found[0], body };
 }
 

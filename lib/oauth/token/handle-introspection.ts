@@ -4,9 +4,9 @@ import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
 import { json } from "../../http/respond";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
-import { findAnyToken, type FoundToken } from "../../tokens/find-token";
+import { findAnyToken, type FoundToken } from "../../tokens/find-any-token";
 import { isSubscriberActive } from "../../tokens/is-subscriber-active";
-import { isAccessTokenActive, isRefreshTokenActive } from "../../tokens/token-state";
+import { isAccessTokenActive, isRefreshTokenActive } from "../../tokens/is-token-active";
 import { requiredParam } from "./required-param";
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);

@@ -1,6 +1,6 @@
 import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
-import { findAnyToken } from "../../tokens/find-token";
+import { findAnyToken } from "../../tokens/find-any-token";
 import { revokeAccessToken } from "../../tokens/revoke-access-token";
 import { revokeTokenFamily } from "../../tokens/revoke-token-family";
 import { InvalidRequest } from "../errors";

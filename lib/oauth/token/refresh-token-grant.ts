@@ -1,7 +1,7 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
 import { config } from "../../config";
-import { findRefreshToken } from "../../tokens/find-token";
+import { findRefreshToken } from "../../tokens/find-refresh-token";
 import { isSubscriberActive } from "../../tokens/is-subscriber-active";
 import { mintToken } from "../../tokens/mint-token";
 import { revokeTokenFamily } from "../../tokens/revoke-token-family";

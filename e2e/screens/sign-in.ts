@@ -1,0 +1,45 @@
+import { expect, type Page } from "@playwright/test";
+import { latestMessage, readNewCode } from "./device-inbox";
+
+/** Where the screens live, so a helper can tell it is on one. */
+export const INTERACTION = /\/interaction\/[A-Za-z0-9_-]+/;
+
+/** Number step: types the number (or confirms a hinted one) and asks for the code. */
+export async function submitNumber(page: Page, msisdn?: string) {
+  await expect(page).toHaveURL(INTERACTION);
+  const input = page.getByLabel("Mobile number");
+  if (msisdn !== undefined && (await input.count()) > 0) await input.fill(msisdn);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByLabel("Code")).toBeVisible();
+}
+
+/** Code step: enters the code (and the PIN when asked) and continues. */
+export async function submitCode(page: Page, { code, pin }: { code: string; pin?: string }) {
+  await page.getByLabel("Code").fill(code);
+  if (pin !== undefined) await page.getByLabel("PIN").fill(pin);
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
+/**
+ * The whole sign-in: number (typed unless the request names the subscriber), the code read from the
+ * device inbox, and the PIN at level 3.
+ */
+export async function signInWithCode(page: Page, { msisdn, pin, typeNumber = true }: {
+  msisdn: string; pin?: string; typeNumber?: boolean;
+}) {
+  const before = await latestMessage(page, msisdn);
+  await submitNumber(page, typeNumber ? `+${msisdn}` : undefined);
+  const code = await readNewCode(page, msisdn, before);
+  await submitCode(page, { code, pin });
+}
+
+/** Consent step: checks it names the app, then allows. */
+export async function allowConsent(page: Page, clientName?: string) {
+  if (clientName) await expect(page.getByRole("heading", { level: 1 })).toContainText(clientName);
+  await page.getByRole("button", { name: "Allow" }).click();
+}
+
+/** Consent step: denies. */
+export async function denyConsent(page: Page) {
+  await page.getByRole("button", { name: "Deny" }).click();
+}

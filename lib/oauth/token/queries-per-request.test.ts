@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { PrismaClient } from "@prisma/client";
+import { createAdapter } from "@/lib/db";
+import { config } from "@/lib/config";
+import { getActiveKey } from "@/lib/keys/key-store";
+import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
+import { basic, issueTestCode } from "@/test/support/codes";
+
+/**
+ * Counts the SQL statements each hot-path handler runs, in-process against the test database,
+ * through a Prisma client that reports its queries (installed where lib/db.ts looks for it).
+ */
+const statements: string[] = [];
+beforeAll(() => {
+  const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
+  prisma.$on("query", (e) => statements.push(e.query));
+  (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
+});
+
+async function measure(run: () => Promise<Response>) {
+  statements.length = 0;
+  const res = await run();
+  return { status: res.status, body: await res.json(), statements: [...statements] };
+}
+const tokenRequest = (c: { id: string; secret?: string; redirectUri: string }, body: Record<string, string>) =>
+  new Request("http://op.test/token", { method: "POST", body: new URLSearchParams(body),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic(c.id, c.secret!) } });
+
+describe("queries per request", () => {
+  it("authorization_code: 1 code read + BEGIN, conditional update, token insert(s), COMMIT", async () => {
+    const { handleTokenRequest } = await import("./handle-token-request");
+    const { handlePremiumInfo } = await import("../resource/handle-premium-info");
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    // Warm the client cache and the key cache, as on a running server.
+    await getActiveKey("sig");
+    await handleTokenRequest(tokenRequest(client, { grant_type: "authorization_code", code: "x", redirect_uri: "y" }))
+      .catch(() => undefined);
+    const code = await issueTestCode({ client, subscriber, scope: "openid mc_identity_phonenumber offline_access" });
+    const issued = await measure(() => handleTokenRequest(tokenRequest(client,
+      { grant_type: "authorization_code", code, redirect_uri: client.redirectUri })));
+    expect(issued.status).toBe(200);
+    const reads = issued.statements.filter((s) => /^SELECT/i.test(s));
+    const writes = issued.statements.filter((s) => /^(UPDATE|INSERT)/i.test(s));
+    expect(reads).toHaveLength(1);
+    expect(writes).toHaveLength(3);
+
+    const refreshed = await measure(() => handleTokenRequest(tokenRequest(client,
+      { grant_type: "refresh_token", refresh_token: issued.body.refresh_token })));
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.statements.filter((s) => /^SELECT/i.test(s))).toHaveLength(2); // refresh token, subscriber status
+    expect(refreshed.statements.filter((s) => /^(UPDATE|INSERT)/i.test(s))).toHaveLength(3);
+
+    const pi = await measure(() => handlePremiumInfo(new Request(`http://op.test/premiuminfo?token=${issued.body.access_token}`)));
+    expect(pi.status).toBe(200);
+    expect(pi.statements).toHaveLength(2);
+  });
+});
