@@ -1,6 +1,7 @@
 // Puts a SQLite database in WAL mode (persistent in the file): readers never block the writer.
-// Durability: with WAL and synchronous=FULL (the default kept here) a committed transaction
-// survives a power loss. No-op for PostgreSQL URLs.
+// Durability: better-sqlite3 opens WAL databases with synchronous=NORMAL (its compile-time default):
+// commits survive a crash of the process; the last ones may be lost on power loss (see README).
+// No-op for PostgreSQL URLs.
 import Database from "better-sqlite3";
 
 export function enableWal(databaseUrl) {
