@@ -31,7 +31,7 @@ describe("interaction form handlers refuse forged posts", () => {
 
   it("answers 403 with an error page when the CSRF token is missing or wrong", async () => {
     const f = await beginAuthorization(baseUrl, client);
-    for (const fields of [{ msisdn }, { msisdn, csrf_token: "" }, { msisdn, csrf_token: `${f.csrf.slice(0, -2)}AA` }]) {
+    for (const fields of <Array<Record<string, string>>>[{ msisdn }, { msisdn, csrf_token: "" }, { msisdn, csrf_token: `${f.csrf.slice(0, -2)}AA` }]) {
       const res = await postStep(baseUrl, f.id, "msisdn", { cookie: f.cookie, fields });
       expect(res.status).toBe(403);
       expect(res.headers.get("content-type")).toContain("text/html");
@@ -64,11 +64,11 @@ describe("interaction form handlers refuse forged posts", () => {
   it("refuses a cross-origin Origin and a cross-site Sec-Fetch-Site, accepts our own and `null`", async () => {
     const f = await beginAuthorization(baseUrl, client);
     const fields = { csrf_token: f.csrf, msisdn };
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
+    for (const headers of <Array<Record<string, string>>>[{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }]) {
       const res = await postStep(baseUrl, f.id, "msisdn", { cookie: f.cookie, fields, headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
     }
-    for (const headers of [{ origin: new URL(baseUrl).origin }, { origin: "null", "sec-fetch-site": "same-origin" }]) {
+    for (const headers of <Array<Record<string, string>>>[{ origin: new URL(baseUrl).origin }, { origin: "null", "sec-fetch-site": "same-origin" }]) {
       const res = await postStep(baseUrl, f.id, "restart", { cookie: f.cookie, fields, headers });
       expect(res.status, JSON.stringify(headers)).toBe(303);
     }
