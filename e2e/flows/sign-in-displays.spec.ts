@@ -7,6 +7,8 @@ import { allowConsent, submitCode, submitNumber } from "../screens/sign-in";
 
 mkdirSync("test-results/screens", { recursive: true });
 
+test.beforeEach(async ({ context }) => interceptRelyingParty(context));
+
 const DISPLAYS = [
   { display: "page", use: {} },
   { display: "popup", use: { viewport: { width: 450, height: 500 } } },
@@ -20,7 +22,6 @@ for (const { display, use } of DISPLAYS) {
 
     for (const acr of ["2", "3"] as const) {
       test(`level ${acr} sign-in and consent end at the redirect URI with a code and the same state`, async ({ page }) => {
-        await interceptRelyingParty(page.context());
         const client = await createTestClient();
         const subscriber = await createTestSubscriber();
         const { state, nonce } = await startAuthorization(page, client, {

@@ -20,9 +20,24 @@ export interface AuthorizeOptions {
   extra?: Record<string, string>;
 }
 
-/** The relying party's callback never really answers: the browser tests intercept it. */
+const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * The relying party does not exist: the browser tests play it. `/start?to=<url>` is its page with a
+ * "Sign in" link to the authorization request (a navigation the browser starts itself, as for a real
+ * RP: Chromium does not let an intercepted host answer the end of a page.goto redirect chain);
+ * every other address (the callback) answers "ok".
+ */
 export async function interceptRelyingParty(context: BrowserContext) {
-  await context.route(`${RP_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "ok" }));
+  await context.route(`${RP_ORIGIN}/**`, (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname !== "/start") return route.fulfill({ status: 200, contentType: "text/plain", body: "ok" });
+    const to = url.searchParams.get("to") ?? "";
+    return route.fulfill({
+      status: 200, contentType: "text/html",
+      body: `<!doctype html><title>RP</title><a id="sign-in" href="${escapeAttr(to)}">Sign in with your mobile</a>`,
+    });
+  });
 }
 
 /** An authorization request URL as a Mobile Connect relying party builds it. */
@@ -42,10 +57,15 @@ export function authorizeUrl(client: TestClient, o: AuthorizeOptions = {}) {
   return { url: `${baseUrl()}/authorize?${q}`, state, nonce };
 }
 
-/** Sends the browser to /authorize (the relying party's redirect) and returns state and nonce. */
+/**
+ * Sends the browser to /authorize from the relying party's page (see interceptRelyingParty) and
+ * returns state and nonce.
+ */
 export async function startAuthorization(page: Page, client: TestClient, o: AuthorizeOptions = {}) {
   const req = authorizeUrl(client, o);
-  await page.goto(req.url);
+  await page.goto(`${RP_ORIGIN}/start?to=${encodeURIComponent(req.url)}`);
+  await page.locator("#sign-in").click();
+  await page.waitForURL((u) => !u.pathname.startsWith("/start"));
   return req;
 }
 

@@ -43,3 +43,8 @@ export async function allowConsent(page: Page, clientName?: string) {
 export async function denyConsent(page: Page) {
   await page.getByRole("button", { name: "Deny" }).click();
 }
+
+/** The message of the last failed step on a screen (Next adds its own empty route announcer alert). */
+export function screenAlert(page: Page) {
+  return page.locator("main").getByRole("alert");
+}

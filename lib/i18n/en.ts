@@ -31,7 +31,7 @@ export const en = {
     useAnother: "Use another number",
   },
   consent: {
-    title: (client: string) => `${client} would like to`,
+    title: (client: string) => `${client} asks for your permission`,
     intro: (client: string) => `Allow ${client} to:`,
     attributes: "Information that will be shared:",
     transaction: "Transaction to authorise",

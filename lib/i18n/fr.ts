@@ -30,7 +30,7 @@ export const fr: Messages = {
     useAnother: "Utiliser un autre numéro",
   },
   consent: {
-    title: (client) => `${client} souhaite`,
+    title: (client) => `${client} demande votre autorisation`,
     intro: (client) => `Autoriser ${client} à :`,
     attributes: "Informations qui seront partagées :",
     transaction: "Opération à autoriser",

@@ -95,7 +95,8 @@ describe("interaction form handlers refuse forged posts", () => {
     const page = await getInteraction(baseUrl, f.id, f.cookie, "?e=%3Cscript%3Ealert(1)%3C%2Fscript%3E&step=x");
     expect(page.status).toBe(200);
     expect(page.html).not.toContain("<script>alert(1)");
-    expect(page.html).not.toContain("alert(1)");
+    // Next's flight data carries the URL (percent-encoded, in a JSON string); the markup must not.
+    expect(page.html.replace(/<script[\s\S]*?<\/script>/g, "")).not.toContain("alert(1)");
     const known = await getInteraction(baseUrl, f.id, f.cookie, "?e=msisdn_invalid");
     expect(known.html).toContain("Enter your full mobile number");
   });

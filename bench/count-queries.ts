@@ -1,0 +1,83 @@
+// SQL statements per request on the hot paths, counted in-process: the same handlers the routes call
+// (app/*/route.ts are one-line wrappers), on the benchmark's database, through a Prisma client that
+// reports every statement (installed where lib/db.ts looks for it). Run by bench/run.mjs with tsx and
+// the server's environment plus BENCH_CLIENT_ID, BENCH_CLIENT_SECRET, BENCH_BROWSER_ID; prints JSON.
+import { PrismaClient } from "@prisma/client";
+import { createAdapter } from "../lib/db";
+import { config } from "../lib/config";
+import { jsonEndpoint } from "../lib/http/respond";
+import { handleAuthorize } from "../lib/oauth/authorize/handle-authorize";
+import { handleTokenRequest } from "../lib/oauth/token/handle-token-request";
+import { handlePremiumInfo } from "../lib/oauth/resource/handle-premium-info";
+
+const statements: string[] = [];
+const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
+prisma.$on("query", (e) => statements.push(e.query));
+(globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
+
+const env = (name: string) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+const clientId = env("BENCH_CLIENT_ID");
+const basic = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(env("BENCH_CLIENT_SECRET"))}`).toString("base64")}`;
+const cookie = `op_browser=${env("BENCH_BROWSER_ID")}`;
+const redirectUri = "https://rp.bench.test/cb";
+const origin = config().ISSUER.replace(/\/$/, "");
+const token = jsonEndpoint("token", handleTokenRequest);
+const premiumInfo = jsonEndpoint("premiuminfo", handlePremiumInfo);
+
+async function measured<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  statements.length = 0;
+  const result = await run();
+  return { result, statements: [...statements] };
+}
+
+async function authorize(scope: string, n: number): Promise<string> {
+  const q = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, scope,
+    acr_values: "3", state: `q${n}`, nonce: `q${n}` });
+  const res = await handleAuthorize(new Request(`${origin}/authorize?${q}`, { headers: { cookie } }));
+  const code = new URL(res.headers.get("location") ?? "about:blank").searchParams.get("code");
+  if (!code) throw new Error(`authorize answered ${res.status} ${res.headers.get("location")}`);
+  return code;
+}
+
+async function tokenCall(form: Record<string, string>) {
+  const res = await token(new Request(`${origin}/token`, { method: "POST", body: new URLSearchParams(form),
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic } }));
+  const body = (await res.json()) as Record<string, string>;
+  if (res.status !== 200) throw new Error(`token answered ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function premium(accessToken: string) {
+  const res = await premiumInfo(new Request(`${origin}/premiuminfo`, { headers: { authorization: `Bearer ${accessToken}` } }));
+  if (res.status !== 200) throw new Error(`premiuminfo answered ${res.status}`);
+}
+
+const kind = (s: string) => /^\s*(\w+)/.exec(s)?.[1]?.toUpperCase() ?? "?";
+const describe = (list: string[]) => ({
+  count: list.length,
+  byKind: list.reduce<Record<string, number>>((acc, s) => ({ ...acc, [kind(s)]: (acc[kind(s)] ?? 0) + 1 }), {}),
+  statements: list.map((s) => s.replace(/\s+/g, " ").slice(0, 120)),
+});
+
+// Warm the caches a running server has warm (client record, keys, verified secret).
+const warm = await authorize("openid mc_identity_phonenumber", 0);
+await premium((await tokenCall({ grant_type: "authorization_code", code: warm, redirect_uri: redirectUri })).access_token!);
+
+const a = await measured(() => authorize("openid mc_identity_phonenumber", 1));
+const t = await measured(() => tokenCall({ grant_type: "authorization_code", code: a.result, redirect_uri: redirectUri }));
+const p = await measured(() => premium(t.result.access_token!));
+const chain = await tokenCall({ grant_type: "authorization_code", code: await authorize("openid mc_identity_phonenumber offline_access", 2),
+  redirect_uri: redirectUri });
+const r = await measured(() => tokenCall({ grant_type: "refresh_token", refresh_token: chain.refresh_token! }));
+
+console.log(JSON.stringify({
+  method: "Prisma query events on the handlers the routes call, warm caches, same database as the benchmark",
+  fullFlow: a.statements.length + t.statements.length + p.statements.length,
+  authorize: describe(a.statements), token: describe(t.statements), premiuminfo: describe(p.statements),
+  refresh: describe(r.statements),
+}));
+await prisma.$disconnect();

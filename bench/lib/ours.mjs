@@ -1,0 +1,109 @@
+// Our service under test: production build, `next start` pinned to the server core, a fresh SQLite
+// database (migrated, WAL), random secrets, a client and a subscriber created through the admin CLI,
+// and a signed-in browser with remembered consent.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { enableWal } from "../../scripts/sqlite-wal.mjs";
+import { bin, freePort, pinned, root, stopChild, track, waitHealthy } from "./processes.mjs";
+
+export const REDIRECT_URI = "https://rp.bench.test/cb";
+export const MSISDN = "447700900777";
+const PIN = "2580";
+const CLIENT_SCOPES = ["openid", "mc_identity_phonenumber", "mc_identity_signup", "offline_access"];
+
+/** `next build` into distDir (production mode, telemetry off). Throws on failure. */
+export function buildOurs({ distDir, log }) {
+  log(`building the service into ${distDir} (next build)…`);
+  const r = spawnSync(bin("next"), ["build"], {
+    cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "").slice(-3000)}\n${(r.stderr ?? "").slice(-3000)}`);
+}
+
+/** A fresh migrated SQLite database in .tmp/ (WAL, as `npm start` sets it). */
+function freshDatabase() {
+  const dir = path.join(root, ".tmp");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-${process.pid}-${Date.now()}.db`);
+  for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+  const url = `file:${file}`;
+  const r = spawnSync(bin("prisma"), ["migrate", "deploy"], {
+    cwd: root, env: { ...process.env, DATABASE_URL: url }, encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`prisma migrate deploy failed: ${r.stderr || r.stdout}`);
+  enableWal(url);
+  return { file, url };
+}
+
+function admin(env, args) {
+  const r = spawnSync(bin("tsx"), ["scripts/admin.ts", ...args, "--json"], { cwd: root, env, encoding: "utf8" });
+  let out;
+  try {
+    out = JSON.parse(r.stdout.trim().split("\n").pop());
+  } catch {
+    throw new Error(`admin ${args.slice(0, 2).join(" ")} printed no JSON: ${r.stdout}${r.stderr}`);
+  }
+  if (r.status !== 0 || out.error) throw new Error(`admin ${args.slice(0, 2).join(" ")} failed: ${out.error ?? r.stderr}`);
+  return out;
+}
+
+const sqliteTime = (ms) => new Date(ms).toISOString().replace("Z", "+00:00"); // Prisma's SQLite DateTime text
+
+/**
+ * What a completed sign-in (acr 3: one-time code + PIN) and consent leave behind, written directly:
+ * a Session row bound to sha256(browser cookie) and a Grant row with the client's scopes. Driving the
+ * screens needs a browser and the device inbox; their result is exactly these two rows.
+ */
+function signedInBrowser({ file, subscriberMsisdn, clientId, scope }) {
+  const browserId = randomBytes(32).toString("base64url"); // 43 characters, as lib/sessions/browser-cookie.ts
+  const browserIdHash = createHash("sha256").update(browserId).digest("base64url");
+  const db = new Database(file);
+  try {
+    const { id: subscriberId } = db.prepare("SELECT id FROM Subscriber WHERE msisdn = ?").get(subscriberMsisdn);
+    const now = Date.now();
+    db.prepare(`INSERT INTO Session (id, browserIdHash, subscriberId, authTime, acr, amr, createdAt, expiresAt, endedAt)
+      VALUES (?, ?, ?, ?, '3', 'otp sms pin', ?, ?, NULL)`)
+      .run(randomBytes(16).toString("base64url"), browserIdHash, subscriberId, sqliteTime(now - 1000), sqliteTime(now),
+        sqliteTime(now + 86_400_000));
+    db.prepare(`INSERT INTO "Grant" (id, subscriberId, clientId, scope, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(randomUUID(), subscriberId, clientId, scope, sqliteTime(now), sqliteTime(now));
+  } finally {
+    db.close();
+  }
+  return browserId;
+}
+
+/** Starts our server and prepares the benchmark's client, subscriber and signed-in browser. */
+export async function startOurs({ distDir, serverCore, log }) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const { file, url } = freshDatabase();
+  const env = {
+    ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: url, ISSUER: origin, PORT: String(port), LOG_LEVEL: "warn",
+    KEY_ENCRYPTION_SECRET: randomBytes(32).toString("base64url"), SUBJECT_SECRET: randomBytes(32).toString("base64url"),
+  };
+  const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
+    "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
+  admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
+  const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientId: created.client_id, scope: CLIENT_SCOPES.join(" ") });
+
+  log(`starting our service on ${origin} (next start, ${distDir})…`);
+  const child = track(spawn(...pinned(serverCore, bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"]), {
+    cwd: root, env, stdio: ["ignore", "inherit", "inherit"],
+  }));
+  await waitHealthy(child, `${origin}/api/health`);
+  const client = { id: created.client_id, secret: created.client_secret };
+  return {
+    name: "ours", label: "this service", pid: child.pid, origin, env, databaseFile: file,
+    paths: { authorize: "/authorize", token: "/token", resource: "/premiuminfo",
+      metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
+    client, refreshClient: client, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
+    flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
+    stop: () => stopChild(child),
+  };
+}

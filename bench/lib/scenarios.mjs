@@ -1,0 +1,138 @@
+// What one iteration of each scenario does against a target (ours, theirs or the null server).
+// Every response is checked the way a relying party would check it; any deviation is an error.
+
+/** GET {authorization_endpoint} with the signed-in browser's cookie; returns the code. */
+async function authorize(http, t, { client, scope, state, nonce }) {
+  const q = `response_type=code&client_id=${encodeURIComponent(client.id)}&redirect_uri=${encodeURIComponent(t.redirectUri)}`
+    + `&scope=${encodeURIComponent(scope)}&acr_values=3&state=${state}&nonce=${nonce}`;
+  const res = await http.request("GET", `${t.paths.authorize}?${q}`, { headers: { cookie: t.cookie } });
+  const location = res.headers.location ?? "";
+  const code = /[?&]code=([^&]+)/.exec(location)?.[1];
+  if ((res.status !== 302 && res.status !== 303) || !code || !location.startsWith(t.redirectUri)
+    || !location.includes(`state=${state}`)) {
+    throw new Error(`authorize: ${res.status} ${location.slice(0, 200) || res.text().slice(0, 200)}`);
+  }
+  return decodeURIComponent(code);
+}
+
+function tokenRequest(http, t, client, form) {
+  return http.request("POST", t.paths.token, {
+    body: form,
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.basic, accept: "application/json" },
+  });
+}
+
+async function tokenJson(res, step, { refresh = false } = {}) {
+  if (res.status !== 200) throw new Error(`${step}: ${res.status} ${res.text().slice(0, 200)}`);
+  const body = JSON.parse(res.text());
+  if (!body.access_token || !body.id_token || (refresh && !body.refresh_token)) {
+    throw new Error(`${step}: incomplete token response ${Object.keys(body).join(",")}`);
+  }
+  return body;
+}
+
+async function redeem(http, t, client, code) {
+  const form = `grant_type=authorization_code&code=${encodeURIComponent(code)}&redirect_uri=${encodeURIComponent(t.redirectUri)}`;
+  return tokenJson(await tokenRequest(http, t, client, form), "token");
+}
+
+async function resource(http, t, accessToken) {
+  const res = await http.request("GET", t.paths.resource, { headers: { authorization: `Bearer ${accessToken}` } });
+  if (res.status !== 200) throw new Error(`premiuminfo: ${res.status} ${res.text().slice(0, 200)}`);
+  const body = JSON.parse(res.text());
+  if (typeof body.phone_number !== "string") throw new Error(`premiuminfo: no phone_number in ${res.text().slice(0, 200)}`);
+}
+
+async function getJson(http, path, step) {
+  const res = await http.request("GET", path);
+  if (res.status !== 200) throw new Error(`${step}: ${res.status}`);
+  return JSON.parse(res.text());
+}
+
+/** A new refresh-token chain: one full authorization with the refresh scope. */
+async function newChain(http, t, tag) {
+  const code = await authorize(http, t, { client: t.refreshClient, scope: t.refreshScope, state: `c${tag}`, nonce: `c${tag}` });
+  const tokens = await tokenJson(await tokenRequest(http, t, t.refreshClient,
+    `grant_type=authorization_code&code=${encodeURIComponent(code)}&redirect_uri=${encodeURIComponent(t.redirectUri)}`),
+  "token", { refresh: true });
+  return tokens.refresh_token;
+}
+
+let runId = 0;
+
+/**
+ * The scenarios. `steps` names the timed steps of one iteration; `setup` runs (untimed) before a point
+ * for each worker; `iterate` does one iteration and pushes each step's milliseconds into `times`.
+ */
+export const SCENARIOS = {
+  flow: {
+    title: "Full flow (authorize → token → premium info)", unit: "flows/s", signatures: 1,
+    steps: ["authorize", "token", "premiuminfo"],
+    async iterate(http, t, w, times) {
+      const n = `${w.tag}-${w.n++}`;
+      let t0 = performance.now();
+      const code = await authorize(http, t, { client: t.client, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
+      let t1 = performance.now();
+      times.push(t1 - t0);
+      const tokens = await redeem(http, t, t.client, code);
+      t0 = performance.now();
+      times.push(t0 - t1);
+      await resource(http, t, tokens.access_token);
+      times.push(performance.now() - t0);
+    },
+  },
+  refresh: {
+    title: "Refresh-token grant (rotating, one chain per worker)", unit: "grants/s", signatures: 1, steps: ["refresh"],
+    async setup(http, t, w, shared) {
+      shared.chains ??= new Map();
+      if (!shared.chains.get(w.index)) shared.chains.set(w.index, await newChain(http, t, `${w.tag}-${w.index}`));
+    },
+    async iterate(http, t, w, times, shared) {
+      const t0 = performance.now();
+      const current = shared.chains.get(w.index);
+      shared.chains.set(w.index, null); // a failed rotation leaves no usable token: set up a new chain next point
+      const res = await tokenRequest(http, t, t.refreshClient, `grant_type=refresh_token&refresh_token=${encodeURIComponent(current)}`);
+      const body = await tokenJson(res, "refresh", { refresh: true });
+      shared.chains.set(w.index, body.refresh_token);
+      times.push(performance.now() - t0);
+    },
+  },
+  premiuminfo: {
+    title: "Premium info (theirs: userinfo) with one valid access token", unit: "req/s", signatures: 0, steps: ["premiuminfo"],
+    async setup(http, t, w, shared) {
+      if (!shared.accessToken) {
+        const code = await authorize(http, t, { client: t.client, scope: t.flowScope, state: "pi", nonce: "pi" });
+        shared.accessToken = (await redeem(http, t, t.client, code)).access_token;
+      }
+    },
+    async iterate(http, t, w, times, shared) {
+      const t0 = performance.now();
+      await resource(http, t, shared.accessToken);
+      times.push(performance.now() - t0);
+    },
+  },
+  metadata: {
+    title: "Provider metadata (/.well-known/openid-configuration)", unit: "req/s", signatures: 0, steps: ["metadata"],
+    async iterate(http, t, w, times) {
+      const t0 = performance.now();
+      const body = await getJson(http, t.paths.metadata, "metadata");
+      if (!body.issuer && t.name !== "null") throw new Error("metadata: no issuer");
+      times.push(performance.now() - t0);
+    },
+  },
+  jwks: {
+    title: "JWKS", unit: "req/s", signatures: 0, steps: ["jwks"],
+    async iterate(http, t, w, times) {
+      const t0 = performance.now();
+      const body = await getJson(http, t.paths.jwks, "jwks");
+      if (!Array.isArray(body.keys) || !body.keys.length) throw new Error("jwks: no keys");
+      times.push(performance.now() - t0);
+    },
+  },
+};
+
+/** Worker state for a point: a unique tag keeps state/nonce values distinct across points and runs. */
+export function newWorkers(concurrency) {
+  runId++;
+  return Array.from({ length: concurrency }, (_, index) => ({ index, n: 0, tag: `${runId}x${index}` }));
+}

@@ -1,0 +1,62 @@
+// node-oidc-provider 9 under test (bench/oidc-provider-server.mjs), with a session established the
+// way a browser would: one authorization request per client, through its interaction endpoint.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { createHttpClient, mergeCookies } from "./http-client.mjs";
+import { freePort, pinned, root, stopChild, track, waitHealthy } from "./processes.mjs";
+
+const REDIRECT_URI = "https://rp.bench.test/cb";
+const SCOPE = "openid mc_identity_phonenumber";
+
+/** Follows redirects on the provider's origin with a cookie jar until the redirect to the client. */
+async function browse(http, origin, url, jar) {
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await http.request("GET", url, { headers: jar ? { cookie: jar } : {} });
+    jar = mergeCookies(jar, res.headers["set-cookie"]);
+    const location = res.headers.location;
+    if (res.status < 300 || res.status >= 400 || !location) {
+      throw new Error(`oidc-provider answered ${res.status} at ${url}: ${res.text().slice(0, 300)}`);
+    }
+    if (location.startsWith(REDIRECT_URI)) return { location, jar };
+    url = location.startsWith(origin) ? location.slice(origin.length) : location;
+  }
+  throw new Error("too many redirects while establishing the oidc-provider session");
+}
+
+/** Starts oidc-provider pinned to the server core and signs the benchmark subscriber in. */
+export async function startTheirs({ serverCore, log }) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const secret = randomBytes(32).toString("base64url");
+  log(`starting node-oidc-provider on ${origin}…`);
+  const child = track(spawn(...pinned(serverCore, process.execPath, [path.join(root, "bench", "oidc-provider-server.mjs"),
+    String(port), secret]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NODE_ENV: "production" } }));
+  // Its start-up warnings (runtime version, in-memory adapter) are expected; anything else is shown.
+  child.stderr.on("data", (d) => {
+    const text = String(d).split("\n").filter((l) => l && !/^oidc-provider WARNING|in-memory adapter|quick start/.test(l));
+    if (text.length) process.stderr.write(`[oidc-provider] ${text.join("\n")}\n`);
+  });
+  await waitHealthy(child, `${origin}/.well-known/openid-configuration`);
+
+  const http = createHttpClient(origin, { sockets: 1 });
+  let jar = "";
+  try {
+    for (const clientId of ["bench", "bench-refresh"]) {
+      const q = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT_URI, scope: SCOPE,
+        acr_values: "3", state: "setup", nonce: "setup" });
+      ({ jar } = await browse(http, origin, `/auth?${q}`, jar));
+    }
+  } finally {
+    http.close();
+  }
+  // Only the session cookies matter from now on (the interaction cookies are spent).
+  const cookie = jar.split("; ").filter((c) => c.startsWith("_session")).join("; ");
+  return {
+    name: "theirs", label: "node-oidc-provider 9", pid: child.pid, origin,
+    paths: { authorize: "/auth", token: "/token", resource: "/me", metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
+    client: { id: "bench", secret }, refreshClient: { id: "bench-refresh", secret }, redirectUri: REDIRECT_URI, cookie,
+    flowScope: SCOPE, refreshScope: SCOPE,
+    stop: () => stopChild(child),
+  };
+}

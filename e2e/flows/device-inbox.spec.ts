@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { baseUrl, createTestClient, createTestSubscriber } from "../fixtures/test-data";
+import { interceptRelyingParty, startAuthorization } from "../screens/authorize";
+import { latestMessage, readNewCode } from "../screens/device-inbox";
+import { submitNumber } from "../screens/sign-in";
+
+test.use({ javaScriptEnabled: false });
+
+test("the device inbox shows a handset's messages newest first, without JavaScript", async ({ page }) => {
+  await interceptRelyingParty(page.context());
+  const client = await createTestClient({ name: "InboxApp" });
+  const s = await createTestSubscriber();
+  await startAuthorization(page, client, { display: "wap" });
+  let before = await latestMessage(page, s.msisdn);
+  await submitNumber(page, s.msisdn);
+  const first = await readNewCode(page, s.msisdn, before);
+  before = await latestMessage(page, s.msisdn);
+  await page.getByRole("button", { name: "Request a new code" }).click();
+  const second = await readNewCode(page, s.msisdn, before);
+
+  const inbox = await page.context().newPage();
+  await inbox.goto(`${baseUrl()}/device/inbox?msisdn=${s.msisdn}`);
+  const bodies = await inbox.locator(".message-body").allInnerTexts();
+  expect(bodies).toEqual([
+    `Your sign-in code for InboxApp is ${second}`, `Your sign-in code for InboxApp is ${first}`,
+  ]);
+  await expect(inbox.getByRole("link", { name: "Reload" })).toBeVisible();
+  await inbox.screenshot({ path: "test-results/screens/device-inbox.png", fullPage: true });
+  const none = await inbox.goto(`${baseUrl()}/device/inbox?msisdn=999000000001`);
+  expect(none?.status()).toBe(200);
+  await expect(inbox.getByText("No messages yet.")).toBeVisible();
+});

@@ -1,0 +1,80 @@
+import { expect, test } from "@playwright/test";
+import { encryptMsisdn } from "../../lib/hints/encr-msisdn";
+import { getActiveKey } from "../../lib/keys/key-store";
+import { rememberPairwiseSubject } from "../../lib/subjects/pairwise-subject";
+import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
+import {
+  exchangeCode, expectCode, expectError, interceptRelyingParty, jwtClaims, startAuthorization,
+} from "../screens/authorize";
+import { allowConsent, screenAlert, signInWithCode, submitCode, submitNumber } from "../screens/sign-in";
+
+test.beforeEach(async ({ context }) => interceptRelyingParty(context));
+
+const masked = (msisdn: string) => `+${msisdn.slice(0, 2)}${"•".repeat(msisdn.length - 6)}${msisdn.slice(-4)}`;
+
+for (const form of ["MSISDN", "ENCR_MSISDN", "PCR"] as const) {
+  test(`login_hint=${form}: the number is shown masked and not asked`, async ({ page }) => {
+    const client = await createTestClient();
+    const s = await createTestSubscriber();
+    let hint: string;
+    if (form === "MSISDN") hint = `MSISDN:${s.msisdn}`;
+    else if (form === "ENCR_MSISDN") {
+      hint = `ENCR_MSISDN:${encryptMsisdn({ msisdn: s.msisdn, publicJwk: (await getActiveKey("enc")).publicJwk })}`;
+    } else {
+      hint = `PCR:${await rememberPairwiseSubject({ subscriberId: s.id, sectorIdentifier: new URL(client.redirectUri).host })}`;
+    }
+    const { state } = await startAuthorization(page, client, { loginHint: hint, acr: "3" });
+    await expect(page.getByLabel("Mobile number")).toHaveCount(0);
+    await expect(page.locator("#hinted-msisdn")).toContainText(masked(s.msisdn));
+    if (form === "MSISDN") await page.screenshot({ path: "test-results/screens/page-login-hint.png", fullPage: true });
+    await signInWithCode(page, { msisdn: s.msisdn, pin: s.pin, typeNumber: false });
+    await expect(page.getByText(masked(s.msisdn))).toBeVisible();
+    await allowConsent(page);
+    await expectCode(page, state);
+  });
+}
+
+test("login_hint=MSISDN of an unknown number: same screens, nothing sent, generic failure", async ({ page }) => {
+  const client = await createTestClient();
+  await startAuthorization(page, client, { loginHint: "MSISDN:999887766554" });
+  await expect(page.locator("#hinted-msisdn")).toContainText(masked("999887766554"));
+  await submitNumber(page);
+  await submitCode(page, { code: "123456" });
+  await expect(screenAlert(page)).toContainText("That code is not right");
+});
+
+test("id_token_hint names the subscriber; with prompt=none it answers silently with the same sub", async ({ page, browser }) => {
+  const client = await createTestClient();
+  const s = await createTestSubscriber();
+  let req = await startAuthorization(page, client);
+  await signInWithCode(page, { msisdn: s.msisdn });
+  await allowConsent(page);
+  const first = await exchangeCode(client, await expectCode(page, req.state));
+  const sub = jwtClaims(first.id_token).sub;
+
+  req = await startAuthorization(page, client, { idTokenHint: first.id_token, prompt: "none" });
+  expect(jwtClaims((await exchangeCode(client, await expectCode(page, req.state))).id_token).sub).toBe(sub);
+
+  // Another browser: no session, so the hinted number is shown masked and signed in.
+  const ctx = await browser.newContext();
+  await interceptRelyingParty(ctx);
+  const other = await ctx.newPage();
+  req = await startAuthorization(other, client, { idTokenHint: first.id_token });
+  await expect(other.locator("#hinted-msisdn")).toContainText(masked(s.msisdn));
+  await signInWithCode(other, { msisdn: s.msisdn, typeNumber: false });
+  expect(jwtClaims((await exchangeCode(client, await expectCode(other, req.state))).id_token).sub).toBe(sub);
+
+  req = await startAuthorization(other, client, { idTokenHint: "not-a-jwt" });
+  await expectError(other, req.state, "login_error");
+  await ctx.close();
+});
+
+test("errors after the client is verified are redirected with the original state", async ({ page }) => {
+  const client = await createTestClient();
+  let req = await startAuthorization(page, client, { scope: "mc_authn" });
+  await expectError(page, req.state, "invalid_scope");
+  req = await startAuthorization(page, client, { prompt: "none" });
+  await expectError(page, req.state, "login_required");
+  req = await startAuthorization(page, client, { display: "hologram" as never });
+  await expectError(page, req.state, "invalid_request");
+});
