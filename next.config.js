@@ -15,7 +15,13 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    const noStore = [{ key: "Cache-Control", value: "no-store" }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      // Sign-in, consent and inbox pages carry per-request state and codes: never cached.
+      { source: "/interaction/:path*", headers: noStore },
+      { source: "/device/:path*", headers: noStore },
+    ];
   },
 };
 export default nextConfig;

@@ -19,7 +19,8 @@ const USAGE = `npm run bench -- [options]
   --no-calibrate        skip the null-server run (the load client's own ceiling)
   --no-displays         skip the sign-in page sizes
   --no-queries          skip the statements-per-request count
-  --bound-ms <ms>       duration of the RS256 measurement (default 2000)`;
+  --bound-ms <ms>       duration of the RS256 measurement (default 2000)
+  --cpu-prof <dir>      write V8 CPU profiles of both servers into <dir> (summarised by bench/profile-summary.mjs)`;
 
 /** Parsed options with defaults applied; prints usage and exits on --help or a bad option. */
 export function readOptions(argv) {
@@ -42,7 +43,7 @@ export function readOptions(argv) {
         "server-core": { type: "string", default: "0" }, "client-core": { type: "string", default: "1" },
         pin: { type: "boolean", default: true }, calibrate: { type: "boolean", default: true },
         displays: { type: "boolean", default: true }, queries: { type: "boolean", default: true },
-        "bound-ms": { type: "string" }, help: { type: "boolean", default: false },
+        "bound-ms": { type: "string" }, "cpu-prof": { type: "string" }, help: { type: "boolean", default: false },
       },
     }).values;
   } catch (err) {
@@ -85,5 +86,6 @@ export function readOptions(argv) {
     clientCore: parsed.pin ? Number(parsed["client-core"]) : null,
     calibrate: parsed.calibrate, displays: parsed.displays, queries: parsed.queries,
     boundMs: num(parsed["bound-ms"], q ? 400 : 2000, "bound-ms"),
+    cpuProf: parsed["cpu-prof"] ?? null,
   };
 }

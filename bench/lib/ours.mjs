@@ -78,7 +78,7 @@ function signedInBrowser({ file, subscriberMsisdn, clientId, scope }) {
 }
 
 /** Starts our server and prepares the benchmark's client, subscriber and signed-in browser. */
-export async function startOurs({ distDir, serverCore, log }) {
+export async function startOurs({ distDir, serverCore, log, cpuProfDir = null }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const { file, url } = freshDatabase();
@@ -87,13 +87,16 @@ export async function startOurs({ distDir, serverCore, log }) {
     DATABASE_URL: url, ISSUER: origin, PORT: String(port), LOG_LEVEL: "warn",
     KEY_ENCRYPTION_SECRET: randomBytes(32).toString("base64url"), SUBJECT_SECRET: randomBytes(32).toString("base64url"),
   };
+  // node <next's bin> rather than the .bin shim: --cpu-prof is not allowed in NODE_OPTIONS.
+  const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "ours")}`] : [];
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
     "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
   admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
   const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientId: created.client_id, scope: CLIENT_SCOPES.join(" ") });
 
   log(`starting our service on ${origin} (next start, ${distDir})…`);
-  const child = track(spawn(...pinned(serverCore, bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"]), {
+  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]), {
     cwd: root, env, stdio: ["ignore", "inherit", "inherit"],
   }));
   await waitHealthy(child, `${origin}/api/health`);

@@ -25,12 +25,13 @@ async function browse(http, origin, url, jar) {
 }
 
 /** Starts oidc-provider pinned to the server core and signs the benchmark subscriber in. */
-export async function startTheirs({ serverCore, log }) {
+export async function startTheirs({ serverCore, log, cpuProfDir = null }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const secret = randomBytes(32).toString("base64url");
   log(`starting node-oidc-provider on ${origin}…`);
-  const child = track(spawn(...pinned(serverCore, process.execPath, [path.join(root, "bench", "oidc-provider-server.mjs"),
+  const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "theirs")}`] : [];
+  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, path.join(root, "bench", "oidc-provider-server.mjs"),
     String(port), secret]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NODE_ENV: "production" } }));
   // Its start-up warnings (runtime version, in-memory adapter) are expected; anything else is shown.
   child.stderr.on("data", (d) => {

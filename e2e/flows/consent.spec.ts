@@ -1,12 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
-import { expectCode, expectError, interceptRelyingParty, startAuthorization } from "../screens/authorize";
+import { createRpClient } from "../fixtures/relying-party";
+import { createTestSubscriber } from "../fixtures/test-data";
+import { expectCode, expectError, startAuthorization } from "../screens/authorize";
 import { allowConsent, denyConsent, signInWithCode } from "../screens/sign-in";
 
-test.beforeEach(async ({ context }) => interceptRelyingParty(context));
-
 test("consent is remembered, and asked again when more scopes are requested", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   let req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber" });
   await signInWithCode(page, { msisdn: s.msisdn });
@@ -37,7 +36,7 @@ test("consent is remembered, and asked again when more scopes are requested", as
 });
 
 test("Deny answers the relying party with access_denied and the same state", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const { state } = await startAuthorization(page, client, { scope: "openid mc_identity_signup" });
   await signInWithCode(page, { msisdn: s.msisdn });
@@ -46,7 +45,7 @@ test("Deny answers the relying party with access_denied and the same state", asy
 });
 
 test("mc_authz shows context and binding message as text and is asked for every transaction", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const context = `Pay <b>£25.00</b> to "Shop" & co <img src=x onerror=alert(1)>`;
   let req = await startAuthorization(page, client, { scope: "openid mc_authz", context, bindingMessage: "REF-42 <i>x</i>" });
@@ -65,7 +64,7 @@ test("mc_authz shows context and binding message as text and is asked for every 
 });
 
 test("ui_locales=fr shows the screens in French; an unsupported locale falls back to English", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const { state } = await startAuthorization(page, client, { uiLocales: "de-DE fr-CA", scope: "openid mc_identity_phonenumber" });
   await expect(page.getByLabel("Numéro de mobile")).toBeVisible();

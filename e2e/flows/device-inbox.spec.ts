@@ -1,14 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { baseUrl, createTestClient, createTestSubscriber } from "../fixtures/test-data";
-import { interceptRelyingParty, startAuthorization } from "../screens/authorize";
+import { createRpClient } from "../fixtures/relying-party";
+import { baseUrl, createTestSubscriber } from "../fixtures/test-data";
+import { startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { submitNumber } from "../screens/sign-in";
 
 test.use({ javaScriptEnabled: false });
 
 test("the device inbox shows a handset's messages newest first, without JavaScript", async ({ page }) => {
-  await interceptRelyingParty(page.context());
-  const client = await createTestClient({ name: "InboxApp" });
+  const client = await createRpClient({ name: "InboxApp" });
   const s = await createTestSubscriber();
   await startAuthorization(page, client, { display: "wap" });
   let before = await latestMessage(page, s.msisdn);

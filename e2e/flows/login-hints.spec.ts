@@ -2,19 +2,18 @@ import { expect, test } from "@playwright/test";
 import { encryptMsisdn } from "../../lib/hints/encr-msisdn";
 import { getActiveKey } from "../../lib/keys/key-store";
 import { rememberPairwiseSubject } from "../../lib/subjects/pairwise-subject";
-import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
+import { createRpClient } from "../fixtures/relying-party";
+import { createTestSubscriber } from "../fixtures/test-data";
 import {
-  exchangeCode, expectCode, expectError, interceptRelyingParty, jwtClaims, startAuthorization,
+  exchangeCode, expectCode, expectError, jwtClaims, startAuthorization,
 } from "../screens/authorize";
 import { allowConsent, screenAlert, signInWithCode, submitCode, submitNumber } from "../screens/sign-in";
-
-test.beforeEach(async ({ context }) => interceptRelyingParty(context));
 
 const masked = (msisdn: string) => `+${msisdn.slice(0, 2)}${"•".repeat(msisdn.length - 6)}${msisdn.slice(-4)}`;
 
 for (const form of ["MSISDN", "ENCR_MSISDN", "PCR"] as const) {
   test(`login_hint=${form}: the number is shown masked and not asked`, async ({ page }) => {
-    const client = await createTestClient();
+    const client = await createRpClient();
     const s = await createTestSubscriber();
     let hint: string;
     if (form === "MSISDN") hint = `MSISDN:${s.msisdn}`;
@@ -35,7 +34,7 @@ for (const form of ["MSISDN", "ENCR_MSISDN", "PCR"] as const) {
 }
 
 test("login_hint=MSISDN of an unknown number: same screens, nothing sent, generic failure", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   await startAuthorization(page, client, { loginHint: "MSISDN:999887766554" });
   await expect(page.locator("#hinted-msisdn")).toContainText(masked("999887766554"));
   await submitNumber(page);
@@ -44,7 +43,7 @@ test("login_hint=MSISDN of an unknown number: same screens, nothing sent, generi
 });
 
 test("id_token_hint names the subscriber; with prompt=none it answers silently with the same sub", async ({ page, browser }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   let req = await startAuthorization(page, client);
   await signInWithCode(page, { msisdn: s.msisdn });
@@ -57,7 +56,6 @@ test("id_token_hint names the subscriber; with prompt=none it answers silently w
 
   // Another browser: no session, so the hinted number is shown masked and signed in.
   const ctx = await browser.newContext();
-  await interceptRelyingParty(ctx);
   const other = await ctx.newPage();
   req = await startAuthorization(other, client, { idTokenHint: first.id_token });
   await expect(other.locator("#hinted-msisdn")).toContainText(masked(s.msisdn));
@@ -70,7 +68,7 @@ test("id_token_hint names the subscriber; with prompt=none it answers silently w
 });
 
 test("errors after the client is verified are redirected with the original state", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   let req = await startAuthorization(page, client, { scope: "mc_authn" });
   await expectError(page, req.state, "invalid_scope");
   req = await startAuthorization(page, client, { prompt: "none" });

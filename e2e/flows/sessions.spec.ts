@@ -1,11 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
+import { createRpClient } from "../fixtures/relying-party";
+import { createTestSubscriber } from "../fixtures/test-data";
 import {
-  exchangeCode, expectCode, interceptRelyingParty, jwtClaims, startAuthorization, type TestClient,
+  exchangeCode, expectCode, jwtClaims, startAuthorization, type TestClient,
 } from "../screens/authorize";
 import { allowConsent, signInWithCode } from "../screens/sign-in";
-
-test.beforeEach(async ({ context }) => interceptRelyingParty(context));
 
 type Sub = Awaited<ReturnType<typeof createTestSubscriber>>;
 
@@ -18,7 +17,7 @@ async function firstSignIn(page: Page, client: TestClient, s: Sub, o: { acr?: st
 }
 
 test("the session answers the next request without any screen", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const first = await firstSignIn(page, client, s);
   const { state } = await startAuthorization(page, client);
@@ -28,7 +27,7 @@ test("the session answers the next request without any screen", async ({ page })
 });
 
 test("prompt=login forces a new sign-in", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const first = await firstSignIn(page, client, s);
   await page.waitForTimeout(1100);
@@ -40,7 +39,7 @@ test("prompt=login forces a new sign-in", async ({ page }) => {
 });
 
 test("max_age older than the session forces re-authentication and returns auth_time", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const first = await firstSignIn(page, client, s);
   await page.waitForTimeout(2100);
@@ -56,7 +55,7 @@ test("max_age older than the session forces re-authentication and returns auth_t
 });
 
 test("step-up from level 2 to level 3 asks for the code and the PIN", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const first = await firstSignIn(page, client, s, { acr: "2" });
   expect(first.acr).toBe("2");
@@ -68,7 +67,7 @@ test("step-up from level 2 to level 3 asks for the code and the PIN", async ({ p
 });
 
 test("prompt=select_account lists the accounts of this browser and lets the subscriber pick or add one", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const alice = await createTestSubscriber();
   const bob = await createTestSubscriber();
   const a = await firstSignIn(page, client, alice);
@@ -96,7 +95,7 @@ test("prompt=select_account lists the accounts of this browser and lets the subs
 });
 
 test("select_account with prompt=login: the picked account signs in again with its number filled in", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const alice = await createTestSubscriber();
   const bob = await createTestSubscriber();
   await firstSignIn(page, client, alice);

@@ -1,13 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { mkdirSync } from "node:fs";
-import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
-import { expectCode, exchangeCode, interceptRelyingParty, jwtClaims, startAuthorization } from "../screens/authorize";
+import { createRpClient } from "../fixtures/relying-party";
+import { createTestSubscriber } from "../fixtures/test-data";
+import { expectCode, exchangeCode, jwtClaims, startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { allowConsent, submitCode, submitNumber } from "../screens/sign-in";
 
 mkdirSync("test-results/screens", { recursive: true });
-
-test.beforeEach(async ({ context }) => interceptRelyingParty(context));
 
 const DISPLAYS = [
   { display: "page", use: {} },
@@ -22,7 +21,7 @@ for (const { display, use } of DISPLAYS) {
 
     for (const acr of ["2", "3"] as const) {
       test(`level ${acr} sign-in and consent end at the redirect URI with a code and the same state`, async ({ page }) => {
-        const client = await createTestClient();
+        const client = await createRpClient();
         const subscriber = await createTestSubscriber();
         const { state, nonce } = await startAuthorization(page, client, {
           display, acr, scope: "openid mc_authn mc_identity_phonenumber",
@@ -53,7 +52,7 @@ for (const { display, use } of DISPLAYS) {
     }
 
     test("the screens fit the display", async ({ page }) => {
-      const client = await createTestClient();
+      const client = await createRpClient();
       await startAuthorization(page, client, { display, acr: "3" });
       await expect(page.getByLabel("Mobile number")).toBeVisible();
       const width = await page.evaluate(() => document.documentElement.scrollWidth).catch(() => null);

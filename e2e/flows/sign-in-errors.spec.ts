@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { createTestClient, createTestSubscriber } from "../fixtures/test-data";
-import { expectCode, expectError, interceptRelyingParty, startAuthorization } from "../screens/authorize";
+import { createRpClient } from "../fixtures/relying-party";
+import { createTestSubscriber } from "../fixtures/test-data";
+import { expectCode, expectError, startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { allowConsent, screenAlert, submitCode, submitNumber } from "../screens/sign-in";
-
-test.beforeEach(async ({ context }) => interceptRelyingParty(context));
 
 const WRONG_CODE = "That code is not right";
 const BURNT = "Too many wrong attempts";
@@ -12,7 +11,7 @@ const BURNT = "Too many wrong attempts";
 const otherThan = (code: string) => (code === "000000" ? "111111" : "000000");
 
 test("a wrong code is refused with a clear message; after three the code is burnt and a new one works", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber();
   const { state } = await startAuthorization(page, client);
   let before = await latestMessage(page, s.msisdn);
@@ -37,7 +36,7 @@ test("a wrong code is refused with a clear message; after three the code is burn
 });
 
 test("a wrong PIN at level 3 is refused; the right one signs in", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const s = await createTestSubscriber({ pin: "1357" });
   const { state } = await startAuthorization(page, client, { acr: "3" });
   const before = await latestMessage(page, s.msisdn);
@@ -51,7 +50,7 @@ test("a wrong PIN at level 3 is refused; the right one signs in", async ({ page 
 });
 
 test("an unknown or suspended number behaves exactly like a known one, then fails generically", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const known = await createTestSubscriber();
   const suspended = await createTestSubscriber({ status: "suspended" });
 
@@ -71,7 +70,7 @@ test("an unknown or suspended number behaves exactly like a known one, then fail
 });
 
 test("a malformed number gets a message; Use another number and Cancel work", async ({ page }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   const { state } = await startAuthorization(page, client);
   await page.getByLabel("Mobile number").fill("07700 900123");
   await page.getByRole("button", { name: "Continue" }).click();
@@ -84,7 +83,7 @@ test("a malformed number gets a message; Use another number and Cancel work", as
 });
 
 test("a foreign or unknown interaction shows an error page, never a redirect", async ({ page, browser }) => {
-  const client = await createTestClient();
+  const client = await createRpClient();
   await startAuthorization(page, client);
   const url = page.url();
   const other = await browser.newContext();

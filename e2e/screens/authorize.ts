@@ -1,6 +1,7 @@
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { baseUrl, RP_ORIGIN } from "../fixtures/test-data";
+import { relyingPartyOrigin } from "../fixtures/relying-party";
+import { baseUrl } from "../fixtures/test-data";
 
 export interface TestClient { id: string; name: string; redirectUri: string; secret?: string }
 
@@ -20,26 +21,6 @@ export interface AuthorizeOptions {
   extra?: Record<string, string>;
 }
 
-const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-
-/**
- * The relying party does not exist: the browser tests play it. `/start?to=<url>` is its page with a
- * "Sign in" link to the authorization request (a navigation the browser starts itself, as for a real
- * RP: Chromium does not let an intercepted host answer the end of a page.goto redirect chain);
- * every other address (the callback) answers "ok".
- */
-export async function interceptRelyingParty(context: BrowserContext) {
-  await context.route(`${RP_ORIGIN}/**`, (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname !== "/start") return route.fulfill({ status: 200, contentType: "text/plain", body: "ok" });
-    const to = url.searchParams.get("to") ?? "";
-    return route.fulfill({
-      status: 200, contentType: "text/html",
-      body: `<!doctype html><title>RP</title><a id="sign-in" href="${escapeAttr(to)}">Sign in with your mobile</a>`,
-    });
-  });
-}
-
 /** An authorization request URL as a Mobile Connect relying party builds it. */
 export function authorizeUrl(client: TestClient, o: AuthorizeOptions = {}) {
   const state = o.state ?? randomBytes(12).toString("base64url");
@@ -57,24 +38,20 @@ export function authorizeUrl(client: TestClient, o: AuthorizeOptions = {}) {
   return { url: `${baseUrl()}/authorize?${q}`, state, nonce };
 }
 
-/**
- * Sends the browser to /authorize from the relying party's page (see interceptRelyingParty) and
- * returns state and nonce.
- */
+/** Sends the browser to /authorize (the relying party's redirect) and returns state and nonce. */
 export async function startAuthorization(page: Page, client: TestClient, o: AuthorizeOptions = {}) {
   const req = authorizeUrl(client, o);
-  await page.goto(`${RP_ORIGIN}/start?to=${encodeURIComponent(req.url)}`);
-  await page.locator("#sign-in").click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/start"));
+  await page.goto(req.url);
   return req;
 }
 
 /**
- * Waits for the browser to land on the relying party's redirect URI and checks the response:
- * same `state`, our `iss` (RFC 9207). Returns the query parameters.
+ * Waits for the browser to land on the relying party's redirect URI (e2e/fixtures/relying-party.ts)
+ * and checks the response: same `state`, our `iss` (RFC 9207). Returns the query parameters.
  */
 export async function expectCallback(page: Page, state: string): Promise<URLSearchParams> {
-  await page.waitForURL(`${RP_ORIGIN}/**`);
+  const rp = await relyingPartyOrigin();
+  await page.waitForURL((u) => u.origin === rp && u.pathname === "/callback");
   const params = new URL(page.url()).searchParams;
   expect(params.get("state")).toBe(state);
   expect(params.get("iss")).toBe(baseUrl());

@@ -1,0 +1,91 @@
+// The Markdown report printed on stdout and written to latest.md.
+const fmtRate = (s) => (s ? `${Math.round(s.median).toLocaleString("en")} (${Math.round(s.min).toLocaleString("en")}–${Math.round(s.max).toLocaleString("en")})` : "–");
+const fmtMs = (s) => (s ? `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : "–");
+const fmtRatio = (x) => (x === null || x === undefined ? "–" : `${x.toFixed(2)}×`);
+const fmtPct = (x) => (x === null || x === undefined ? "–" : `${(x * 100).toFixed(1)} %`);
+const fmtCpu = (s) => (s ? `${s.median.toFixed(2)}` : "–");
+const mb = (b) => (b ? `${(b / 1048576).toFixed(0)} MB` : "–");
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+
+/** Markdown for a results object (see run.mjs for its shape). */
+export function renderMarkdown(r) {
+  const L = [];
+  const m = r.machine;
+  L.push(`# Benchmark: this service vs node-oidc-provider ${r.theirsVersion ?? ""}`.trim(), "");
+  L.push(`${r.startedAt} · ${m.cpuModel} · ${m.cores} cores · ${(m.memoryBytes / 2 ** 30).toFixed(1)} GB · ${m.os} · Node ${m.node}`);
+  L.push(`Load average at start ${m.loadavgStart.map((x) => x.toFixed(2)).join(" ")}, at end ${m.loadavgEnd?.map((x) => x.toFixed(2)).join(" ") ?? "–"}.`);
+  L.push(`Pinning: ${r.pinning.description}.`);
+  L.push(`Points: ${r.options.durationMs / 1000} s each after ${r.options.warmupMs / 1000} s warm-up, ${r.options.repeats} repeat(s); `
+    + `figures are median (min–max) over repeats. Our data: SQLite (WAL, synchronous=NORMAL), durable; theirs: in-memory adapter.`);
+  if (r.options.quick) L.push("", "**Quick (smoke) run: figures are indicative only.**");
+  const b = r.bound;
+  L.push("", `**Physical bound**: ${Math.round(b.perSecond).toLocaleString("en")} RS256 signatures/s on one core (jose SignJWT, `
+    + `2048-bit KeyObject, pinned to the server core${b.samples.length > 1 ? `; median of ${b.samples.length} measurements ${b.samples.map((x) => Math.round(x)).join(", ")}` : ""}; `
+    + `node:crypto alone: ${Math.round(b.nodeCryptoPerSecond).toLocaleString("en")}/s). Full flows and refresh grants sign one id_token each; `
+    + `the other scenarios sign nothing, their fraction only gives scale.`);
+
+  for (const [name, sc] of Object.entries(r.scenarios)) {
+    L.push("", `## ${sc.title}`, "");
+    L.push(`| concurrency | ours ${sc.unit} | theirs ${sc.unit} | ours/theirs | ours ÷ bound | theirs ÷ bound | client ceiling | errors ours/theirs |`);
+    L.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const p of sc.points) {
+      L.push(`| ${p.concurrency} | ${fmtRate(p.ours?.summary.rate)} | ${fmtRate(p.theirs?.summary.rate)} | ${fmtRatio(p.ratio)} | `
+        + `${fmtPct(p.fractionOfBound.ours)} | ${fmtPct(p.fractionOfBound.theirs)} | ${fmtRate(p.null?.summary.rate)} | `
+        + `${p.ours?.summary.errors ?? "–"}/${p.theirs?.summary.errors ?? "–"} |`);
+    }
+    L.push("", `Latency in ms, median (min–max) over repeats; "${name === "flow" ? "flow" : "request"}" is the whole iteration.`, "");
+    L.push("| concurrency | step | ours p50 | ours p99 | theirs p50 | theirs p99 |", "|---:|---|---:|---:|---:|---:|");
+    for (const p of sc.points) {
+      const steps = sc.steps.length > 1 ? ["total", ...sc.steps] : ["total"];
+      for (const s of steps) {
+        const label = s === "total" ? (name === "flow" ? "flow" : sc.steps[0]) : s;
+        L.push(`| ${p.concurrency} | ${label} | ${fmtMs(p.ours?.summary.latency[s]?.p50)} | ${fmtMs(p.ours?.summary.latency[s]?.p99)} | `
+          + `${fmtMs(p.theirs?.summary.latency[s]?.p50)} | ${fmtMs(p.theirs?.summary.latency[s]?.p99)} |`);
+      }
+    }
+    L.push("", "CPU in cores (1.00 = the pinned core fully busy), median over repeats:", "");
+    L.push("| concurrency | ours server | theirs server | client (ours run) | client (theirs run) |", "|---:|---:|---:|---:|---:|");
+    for (const p of sc.points) {
+      L.push(`| ${p.concurrency} | ${fmtCpu(p.ours?.summary.serverCpu)} | ${fmtCpu(p.theirs?.summary.serverCpu)} | `
+        + `${fmtCpu(p.ours?.summary.clientCpu)} | ${fmtCpu(p.theirs?.summary.clientCpu)} |`);
+    }
+  }
+
+  L.push("", "## Servers", "");
+  for (const s of Object.values(r.servers)) {
+    L.push(`- **${s.label}**: peak RSS of the process tree ${mb(s.peakRss)} (VmHWM summed over ${s.processes ?? "?"} process(es)). ${s.notes ?? ""}`.trim());
+  }
+  if (r.queries) {
+    L.push("", "## Statements per request (ours)", "");
+    if (r.queries.error) L.push(`Not measured: ${r.queries.error}`);
+    else {
+      L.push(`Full flow: **${r.queries.fullFlow}** statements (authorize ${r.queries.authorize.count}, token ${r.queries.token.count}, `
+        + `premium info ${r.queries.premiuminfo.count}); refresh grant ${r.queries.refresh.count}. ${r.queries.method}.`, "");
+      for (const k of ["authorize", "token", "premiuminfo", "refresh"]) {
+        const sql = (q) => q.replace(/`main`\./g, "").replace(/`/g, "").slice(0, 60);
+        L.push(`- ${k}: ${r.queries[k].statements.map((q) => `\`${sql(q)}…\``).join(", ")}`);
+      }
+    }
+  }
+  if (r.readCost) {
+    L.push("", "## Cost of the premium info reads (ours, in-process, one core)", "");
+    if (r.readCost.error) L.push(`Not measured: ${r.readCost.error}`);
+    else for (const [k, us] of Object.entries(r.readCost.microseconds)) L.push(`- ${k}: ${us} µs per call`);
+  }
+  if (r.displays) {
+    L.push("", "## Sign-in page weight per display (ours)", "");
+    if (r.displays.error) L.push(`Not measured: ${r.displays.error}`);
+    else {
+      L.push("| display | HTML transferred (decoded) | scripts: count, transferred (decoded) | stylesheets transferred | total transferred | `<script` in HTML |",
+        "|---|---:|---:|---:|---:|---|");
+      for (const [d, x] of Object.entries(r.displays)) {
+        L.push(`| ${d} | ${kb(x.html.transferred)} (${kb(x.html.decoded)}, ${x.html.encoding}) | ${x.scripts.count}, ${kb(x.scripts.transferred)} (${kb(x.scripts.decoded)}) | `
+          + `${kb(x.styles.transferred)} | ${kb(x.totalTransferred)} | ${x.hasScript ? `yes (${x.scriptTags})` : "no"} |`);
+      }
+      L.push("", "Transferred = response head + body as sent (Accept-Encoding: gzip, deflate, br).");
+    }
+  }
+  if (r.notes.length) L.push("", "## Notes", "", ...r.notes.map((n) => `- ${n}`));
+  L.push("", `Reproduce: \`${r.command}\``);
+  return `${L.join("\n")}\n`;
+}
