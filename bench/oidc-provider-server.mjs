@@ -2,7 +2,7 @@
 // (bench/README.md "How node-oidc-provider is configured"). Started by bench/run.mjs in its own
 // process: `node bench/oidc-provider-server.mjs <port> <clientSecret>`; prints "ready" when listening.
 //
-// - In-memory adapter (the library's default MemoryAdapter): nothing is durable, unlike our SQLite.
+// - In-memory adapter (the library's default MemoryAdapter, an LRU of 1000 entries): nothing is durable.
 // - Confidential clients, client_secret_basic, RS256 id_tokens (one 2048-bit RSA key, like ours).
 // - Pairwise subjects (subjectTypes ['pairwise'], HMAC-SHA256 pairwiseIdentifier like our PCR).
 // - The same scope names as ours: mc_identity_phonenumber maps to phone_number(+_verified).

@@ -14,7 +14,9 @@ import { buildOurs, startOurs } from "./lib/ours.mjs";
 import { bin, pinSelf, pinned, root, tasksetAvailable } from "./lib/processes.mjs";
 import { renderMarkdown } from "./lib/report.mjs";
 import { SCENARIOS } from "./lib/scenarios.mjs";
+import { spread } from "./lib/stats.mjs";
 import { compare, summarizeRepeats } from "./lib/summarize.mjs";
+import { checkTargets } from "./lib/targets.mjs";
 import { startTheirs } from "./lib/theirs.mjs";
 import { processTree, treeMemory } from "./lib/proc-stats.mjs";
 
@@ -100,7 +102,9 @@ function countQueries(target) {
 /** Prisma vs raw prepared statements for the premium info reads (bench/query-cost.ts). */
 function readCost(target, accessToken) {
   const r = spawnSync(...pinned(opts.serverCore, bin("tsx"), ["bench/query-cost.ts", accessToken]), {
-    cwd: root, encoding: "utf8", env: { ...target.env, BENCH_COST_MS: String(opts.quick ? 200 : 1500) },
+    cwd: root, encoding: "utf8",
+    env: { ...target.env, BENCH_COST_MS: String(opts.quick ? 200 : 1500), BENCH_CLIENT_ID: target.client.id,
+      BENCH_CLIENT_SECRET: target.client.secret, BENCH_BROWSER_ID: target.browserId },
   });
   if (r.status !== 0) return { error: (r.stderr || r.stdout).trim().split("\n").slice(-3).join(" ") };
   return JSON.parse(r.stdout.trim().split("\n").pop());
@@ -151,9 +155,8 @@ async function main() {
   }
   if (!opts.quick) bounds.push(measureBound());
 
-  const perSecond = bounds.map((b) => b.joseSignsPerSecond).sort((a, b) => a - b);
   results.bound = {
-    perSecond: perSecond[perSecond.length >> 1] ?? perSecond[0], samples: bounds.map((b) => b.joseSignsPerSecond),
+    perSecond: spread(bounds.map((b) => b.joseSignsPerSecond)).median, samples: bounds.map((b) => b.joseSignsPerSecond),
     nodeCryptoPerSecond: bounds[0].nodeCryptoSignsPerSecond, method: "jose SignJWT, RS256, 2048-bit KeyObject, one core",
   };
   for (const sc of Object.values(results.scenarios)) {
@@ -176,6 +179,7 @@ async function main() {
   const errors = Object.values(results.scenarios).flatMap((sc) => sc.points)
     .reduce((n, p) => n + (p.ours?.summary.errors ?? 0) + (p.theirs?.summary.errors ?? 0) + (p.null?.summary.errors ?? 0), 0);
   results.errors = errors;
+  results.targets = checkTargets(results);
 
   const md = renderMarkdown(results);
   const outDir = path.resolve(root, opts.outDir);

@@ -9,7 +9,7 @@ export async function startNull({ serverCore }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = track(spawn(...pinned(serverCore, process.execPath, [path.join(root, "bench", "null-server.mjs"), String(port)]),
-    { cwd: root, stdio: ["ignore", "ignore", "inherit"] }));
+    { cwd: root, stdio: ["ignore", "ignore", 2] }));
   await waitHealthy(child, `${origin}/jwks`);
   const client = { id: "null", secret: "null-secret" };
   return {

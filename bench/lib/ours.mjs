@@ -97,7 +97,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
 
   log(`starting our service on ${origin} (next start, ${distDir})…`);
   const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]), {
-    cwd: root, env, stdio: ["ignore", "inherit", "inherit"],
+    cwd: root, env, stdio: ["ignore", 2, 2], // its output on our stderr: stdout carries the report
   }));
   await waitHealthy(child, `${origin}/api/health`);
   const client = { id: created.client_id, secret: created.client_secret };
@@ -107,6 +107,9 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
       metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
     client, refreshClient: client, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
     flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
-    stop: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+    },
   };
 }

@@ -24,6 +24,11 @@ export function renderMarkdown(r) {
     + `node:crypto alone: ${Math.round(b.nodeCryptoPerSecond).toLocaleString("en")}/s). Full flows and refresh grants sign one id_token each; `
     + `the other scenarios sign nothing, their fraction only gives scale.`);
 
+  if (r.targets?.length) {
+    L.push("", "## Targets (issue 9)", "", "| target | measured | status |", "|---|---|---|");
+    for (const t of r.targets) L.push(`| ${t.target} | ${t.measured} | ${t.status === "met" ? "met" : `**${t.status}**`} |`);
+  }
+
   for (const [name, sc] of Object.entries(r.scenarios)) {
     L.push("", `## ${sc.title}`, "");
     L.push(`| concurrency | ours ${sc.unit} | theirs ${sc.unit} | ours/theirs | ours ÷ bound | theirs ÷ bound | client ceiling | errors ours/theirs |`);
@@ -43,10 +48,12 @@ export function renderMarkdown(r) {
           + `${fmtMs(p.theirs?.summary.latency[s]?.p50)} | ${fmtMs(p.theirs?.summary.latency[s]?.p99)} |`);
       }
     }
-    L.push("", "CPU in cores (1.00 = the pinned core fully busy), median over repeats:", "");
-    L.push("| concurrency | ours server | theirs server | client (ours run) | client (theirs run) |", "|---:|---:|---:|---:|---:|");
+    L.push("", "CPU in cores (1.00 = the pinned core fully busy) and server CPU ms per iteration (robust to a shared core), median over repeats:", "");
+    L.push("| concurrency | ours server | theirs server | ours CPU ms/iter | theirs CPU ms/iter | client (ours run) | client (theirs run) |",
+      "|---:|---:|---:|---:|---:|---:|---:|");
     for (const p of sc.points) {
       L.push(`| ${p.concurrency} | ${fmtCpu(p.ours?.summary.serverCpu)} | ${fmtCpu(p.theirs?.summary.serverCpu)} | `
+        + `${fmtMs(p.ours?.summary.serverCpuMsPerIteration)} | ${fmtMs(p.theirs?.summary.serverCpuMsPerIteration)} | `
         + `${fmtCpu(p.ours?.summary.clientCpu)} | ${fmtCpu(p.theirs?.summary.clientCpu)} |`);
     }
   }
@@ -59,7 +66,7 @@ export function renderMarkdown(r) {
     L.push("", "## Statements per request (ours)", "");
     if (r.queries.error) L.push(`Not measured: ${r.queries.error}`);
     else {
-      L.push(`Full flow: **${r.queries.fullFlow}** statements (authorize ${r.queries.authorize.count}, token ${r.queries.token.count}, `
+      L.push(`Full flow: **${r.queries.fullFlow}** SQL statements (authorize ${r.queries.authorize.count}, token ${r.queries.token.count}, `
         + `premium info ${r.queries.premiuminfo.count}); refresh grant ${r.queries.refresh.count}. ${r.queries.method}.`, "");
       for (const k of ["authorize", "token", "premiuminfo", "refresh"]) {
         const sql = (q) => q.replace(/`main`\./g, "").replace(/`/g, "").slice(0, 60);
@@ -68,9 +75,9 @@ export function renderMarkdown(r) {
     }
   }
   if (r.readCost) {
-    L.push("", "## Cost of the premium info reads (ours, in-process, one core)", "");
+    L.push("", "## CPU cost of reads and of a whole flow without HTTP (ours, in-process, bench/query-cost.ts)", "");
     if (r.readCost.error) L.push(`Not measured: ${r.readCost.error}`);
-    else for (const [k, us] of Object.entries(r.readCost.microseconds)) L.push(`- ${k}: ${us} µs per call`);
+    else for (const [k, us] of Object.entries(r.readCost.microseconds)) L.push(`- ${k}: ${us} µs CPU per call`);
   }
   if (r.displays) {
     L.push("", "## Sign-in page weight per display (ours)", "");

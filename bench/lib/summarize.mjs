@@ -13,6 +13,9 @@ export function summarizeRepeats(repeats, steps) {
     rate: pick((r) => r.rate),
     latency,
     serverCpu: pick((r) => r.serverCpu),
+    // Server CPU milliseconds per iteration: robust to a shared core (it divides out the time the
+    // server was not scheduled), the figure to compare on a noisy machine.
+    serverCpuMsPerIteration: pick((r) => (r.rate ? (r.serverCpu / r.rate) * 1000 : null)),
     clientCpu: pick((r) => r.clientCpu),
     completed: repeats.reduce((n, r) => n + (r.completed ?? 0), 0),
     errors: repeats.reduce((n, r) => n + (r.errors ?? 0), 0),

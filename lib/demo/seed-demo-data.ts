@@ -3,6 +3,7 @@ import { getKeys } from "../keys/key-store";
 import { SUPPORTED_SCOPES } from "../oauth/scopes";
 import { createClient, type CreateClientInput } from "../clients/create-client";
 import { createSubscriber, type CreateSubscriberInput } from "../subscribers/create-subscriber";
+import { ensurePlaygroundClient } from "../playground/ensure-playground-client";
 
 // Documented in the README ("Demo data"). Fixed on purpose so a newcomer can follow the quick start;
 // the secrets say "change-me" because they are public.
@@ -43,7 +44,8 @@ const DEMO_SUBSCRIBERS: CreateSubscriberInput[] = [
 
 /**
  * Seeds the demo data idempotently (run by `npm start` through prisma/seed.ts): signing and
- * encryption keys, the demo clients and subscribers. Rows that exist are left exactly as they are.
+ * encryption keys, the demo clients and subscribers. Rows that exist are left exactly as they are, except
+ * the playground client, which follows this ISSUER (see ensurePlaygroundClient).
  */
 export async function seedDemoData(): Promise<string> {
   const keys = await getKeys();
@@ -65,6 +67,8 @@ export async function seedDemoData(): Promise<string> {
     await createSubscriber(s);
     subscribers++;
   }
-  return `Demo data: ${keys.length} published keys; clients ${clients} created, ${DEMO_CLIENTS.length - clients} kept; ` +
+  await ensurePlaygroundClient();
+  return `Demo data: ${keys.length} published keys; playground client ready; ` +
+    `clients ${clients} created, ${DEMO_CLIENTS.length - clients} kept; ` +
     `subscribers ${subscribers} created, ${DEMO_SUBSCRIBERS.length - subscribers} kept`;
 }

@@ -56,7 +56,7 @@ export function providerMetadata(issuer: string) {
     introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
     code_challenge_methods_supported: ["S256"],
     display_values_supported: [...DISPLAY_VALUES],
-    prompt_values_supported: ["none", "login", "consent", "select_account", "no_seam"],
+    prompt_values_supported: ["none", "login", "consent", "select_account", "no_seam", "mobile"],
     claims_supported: claimsSupported(),
     claim_types_supported: ["normal"],
     claims_parameter_supported: false,

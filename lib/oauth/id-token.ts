@@ -16,6 +16,9 @@ export interface IdTokenInput {
   nonce?: string | null;
   /** The login hint exactly as the client sent it, e.g. `MSISDN:447700900123`. */
   loginHint?: string | null;
+  /** mc_authz: the transaction the subscriber authorized (claims `context`, `binding_message`). */
+  context?: string | null;
+  bindingMessage?: string | null;
   /** Seconds since epoch (defaults to now). */
   iat?: number;
 }
@@ -48,6 +51,9 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   };
   if (input.nonce) claims.nonce = input.nonce;
   if (input.loginHint) claims.hashed_login_hint = hashedLoginHint(input.loginHint);
+  // mc_authz (authorization): the id_token records what was authorized, as shown to the subscriber
+  if (input.context != null) claims.context = input.context;
+  if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)

@@ -10,6 +10,7 @@ import { continueAuthorization } from "./continue-authorization";
 import { readAuthorizationPairs } from "./read-request";
 import type { RedirectTarget } from "./redirect-to-client";
 import { respondWithError } from "./respond-with-error";
+import { startMobileAuthorization } from "./start-mobile-authorization";
 import { validateAuthorizationParams } from "./validate-params";
 import type { AuthorizationParams } from "./types";
 
@@ -17,7 +18,8 @@ import type { AuthorizationParams } from "./types";
  * GET / POST {authorization_endpoint} (interface "Authorization endpoint"; OIDC Core §3.1.2).
  * Order: read the request, verify client_id and redirect_uri (errors on our page), then the
  * optional Basic header, every parameter and the hints (errors redirected with state and iss),
- * then decide: the code, the interaction screen, or the prompt=none error.
+ * then decide: the code, the interaction screen, the prompt=none error, or (prompt=mobile) the
+ * out-of-band wait for the handset.
  */
 export async function handleAuthorize(req: Request): Promise<Response> {
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
@@ -45,6 +47,9 @@ async function authorize(req: Request, ctx: { target?: RedirectTarget }): Promis
   const { hints, ...validated } = validateAuthorizationParams({ raw, client, now: Date.now() });
   const resolved = await resolveHints({ hints, client, promptNone: validated.prompt.includes("none") });
   const params: AuthorizationParams = { ...validated, ...resolved };
+  if (params.prompt.includes("mobile")) {
+    return startMobileAuthorization({ params, client, browserId, target: ctx.target, signal: req.signal });
+  }
   return continueAuthorization({ params, client, browserId, target: ctx.target });
 }
 

@@ -40,6 +40,9 @@ export async function issueCode({ params, client, session, requestId }: {
     codeChallengeMethod: params.codeChallengeMethod ?? null,
     loginHint: params.loginHint ?? null,
     claimsLocales: params.claimsLocales.length ? params.claimsLocales.join(" ") : null,
+    // mc_authz: kept with the code so the id_token records the authorized transaction
+    context: params.scopes.includes("mc_authz") ? params.context ?? null : null,
+    bindingMessage: params.scopes.includes("mc_authz") ? params.bindingMessage ?? null : null,
     expiresAt: new Date(now + config().CODE_TTL * 1000),
   };
   if (!requestId) {

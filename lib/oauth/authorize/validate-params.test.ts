@@ -181,9 +181,10 @@ describe("prompt", () => {
     });
   });
 
-  it("refuses unknown values and, for now, mobile", () => {
+  it("refuses unknown values, accepts mobile (out-of-band) but not with none", () => {
     expect(rejection({ prompt: "bogus" })).toEqual({ error: "invalid_request", description: "Prompt value is invalid" });
-    expect(rejection({ prompt: "mobile" }).description).toContain("prompt=mobile");
+    expect(validate({ prompt: "mobile" }).prompt).toEqual(["mobile"]);
+    expect(rejection({ prompt: "none mobile" }).error).toBe("invalid_request");
     expect(rejection({ prompt: "Login" }).error).toBe("invalid_request");
   });
 });
@@ -241,6 +242,16 @@ describe("client_name, context and binding_message (mc_authz)", () => {
     expect(validate(authz, [["binding message", "REF-43"]]).bindingMessage).toBe("REF-43");
     expect(rejection({ ...authz, binding_message: "a" }, [["binding message", "b"]]).description)
       .toContain("(binding_message)");
+  });
+
+  it("enforces the length limits: context 256, binding_message 64 characters", () => {
+    expect(validate({ ...authz, context: "é".repeat(256), binding_message: "B".repeat(64) }).bindingMessage).toHaveLength(64);
+    expect(rejection({ ...authz, context: "x".repeat(257) })).toEqual({
+      error: "invalid_request", description: "context is longer than 256 characters",
+    });
+    expect(rejection({ ...authz, binding_message: "x".repeat(65) })).toEqual({
+      error: "invalid_request", description: "binding_message is longer than 64 characters",
+    });
   });
 
   it("context and binding_message are not kept without mc_authz", () => {

@@ -18,9 +18,9 @@
  * | client_name        | required only with `mc_authz` (the SDKs send it only for authorization,    |
  * |                    | where the consent screen shows it); whenever sent it must equal the        |
  * |                    | registered name exactly. Screens always show the registered name           |
- * | context            | required (non-empty) with `mc_authz`                                       |
+ * | context            | required (non-empty) with `mc_authz`; at most 256 characters               |
  * | binding_message    | optional even with `mc_authz`: the interface allows an empty value and     |
- * |                    | SDKs drop empty parameters, so absent and empty are the same               |
+ * |                    | SDKs drop empty parameters, so absent and empty are the same; at most 64   |
  * | version            | optional, default `mc_v1.1`; values outside SUPPORTED_VERSIONS refused     |
  * | display, prompt    | optional (as listed)                                                       |
  * | max_age, ui_locales, claims_locales, id_token_hint, login_hint, login_hint_token               |
@@ -134,8 +134,18 @@ function validateAuthorization(p: Map<string, string>, scopes: string[], client:
   if (clientName === undefined) throw new InvalidRequest("MANDATORY parameter client_name is missing");
   const context = p.get("context");
   if (!context?.trim()) throw new InvalidRequest("MANDATORY parameter context is missing or invalid");
-  return { context, bindingMessage: p.get("binding_message") ?? "" };
+  const bindingMessage = p.get("binding_message") ?? "";
+  // Our limits (the interface sets none): both are shown on a phone screen and copied into the id_token.
+  if ([...context].length > MAX_CONTEXT) throw new InvalidRequest(`context is longer than ${MAX_CONTEXT} characters`);
+  if ([...bindingMessage].length > MAX_BINDING_MESSAGE) {
+    throw new InvalidRequest(`binding_message is longer than ${MAX_BINDING_MESSAGE} characters`);
+  }
+  return { context, bindingMessage };
 }
+
+/** Length limits of the mc_authz texts, in characters (README "Out-of-band authorization"). */
+export const MAX_CONTEXT = 256;
+export const MAX_BINDING_MESSAGE = 64;
 
 /**
  * ui_locales / claims_locales are guidance only: values that are not language tags are dropped

@@ -1,0 +1,89 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { findDevice } from "@/lib/devices/find-device";
+import { listDeviceRequests } from "@/lib/devices/list-device-requests";
+import { getMessages } from "@/lib/i18n/get-messages";
+import { describeConsent } from "@/lib/interaction/describe-consent";
+import { servicePath } from "@/lib/interaction/screen-headers";
+import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
+import { parseScope } from "@/lib/oauth/scopes";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Approvals", referrer: "no-referrer", robots: { index: false, follow: false } };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const RESULTS: Record<string, string> = {
+  enrolled: "This phone is now registered for approvals.",
+  approved: "Approved. You can return to the other device.",
+  rejected: "Rejected. The application has been told.",
+  gone: "This request was already answered or has expired.",
+  pin_missing: "Enter your PIN to approve this request.",
+  pin_invalid: "Wrong PIN. Try again.",
+  locked: "Your PIN is locked for now. Try again later.",
+  bad_request: "That did not work. Try again.",
+};
+
+// Reloads the page when the set of pending requests changes (SSE from /device/events).
+const js = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
+const live = (events: string, page: string) => `(function(){var ids=document.querySelector("main").dataset.ids||"";
+var es=new EventSource(${js(events)});es.addEventListener("requests",function(e){
+var n=JSON.parse(e.data).ids.join(",");if(n!==ids){ids=n;location.replace(${js(page)});}});})();`;
+
+/**
+ * GET /device: the authorization device (the subscriber's handset). Lists the pending requests of
+ * the enrolled subscriber - client name, context, binding message, scopes in plain language - with
+ * Approve (and the PIN at level 3) and Reject. Live via Server-Sent Events; without script it
+ * refreshes itself every 5 s.
+ */
+export default async function DevicePage({ searchParams }: Props) {
+  const query = await searchParams;
+  const device = await findDevice({ cookieHeader: (await headers()).get("cookie") });
+  const result = typeof query.result === "string" ? RESULTS[query.result] : undefined;
+  if (!device) {
+    return (
+      <main className="mx-auto max-w-sm p-4">
+        <h1 className="text-xl font-semibold">Approvals</h1>
+        <p className="my-3">This phone is not registered for approvals yet.</p>
+        <a className="rounded bg-slate-800 px-3 py-1.5 text-white" href={servicePath("/device/enrol")}>Register this phone</a>
+      </main>
+    );
+  }
+  const requests = await listDeviceRequests({ subscriberId: device.subscriberId });
+  const t = getMessages([]);
+  return (
+    <main className="mx-auto max-w-sm p-4" data-ids={requests.map((r) => r.id).join(",")}>
+      <noscript><meta httpEquiv="refresh" content="5" /></noscript>
+      <h1 className="text-xl font-semibold">Approvals</h1>
+      <p className="mb-3 text-sm text-slate-600">{device.name} · {maskMsisdn(device.msisdn)}</p>
+      {result && <p role="status" className="mb-3 rounded bg-slate-200 p-2 text-sm">{result}</p>}
+      {requests.length === 0 ? <p>No requests waiting.</p> : (
+        <ol className="space-y-3">
+          {requests.map((r) => (
+            <li key={r.id} className="device-request rounded-xl border border-slate-300 bg-white p-3" data-request-id={r.id}>
+              <h2 className="font-semibold">{r.clientName}</h2>
+              {r.context && <p className="request-context">{r.context}</p>}
+              {r.bindingMessage && (
+                <p className="my-2 rounded bg-amber-100 p-2">Check code: <strong className="binding-message">{r.bindingMessage}</strong></p>
+              )}
+              <ul className="my-2 list-disc pl-5 text-sm">
+                {describeConsent({ scopes: parseScope(r.scope), t }).scopeLines.map((l) => <li key={l.scope}>{l.text}</li>)}
+              </ul>
+              <form method="post" action={servicePath(`/device/requests/${r.id}`)} className="flex flex-wrap items-end gap-2">
+                {r.acr === "3" && (
+                  <label className="w-full text-sm">PIN
+                    <input name="pin" type="password" inputMode="numeric" autoComplete="off" maxLength={64}
+                      className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
+                  </label>
+                )}
+                <button name="decision" value="approve" className="rounded bg-green-700 px-3 py-1.5 text-white">Approve</button>
+                <button name="decision" value="reject" className="rounded bg-slate-200 px-3 py-1.5">Reject</button>
+              </form>
+            </li>
+          ))}
+        </ol>
+      )}
+      <script dangerouslySetInnerHTML={{ __html: live(servicePath("/device/events"), servicePath("/device")) }} />
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+import { revokeToken } from "@/lib/playground/playground-actions";
+
+export const dynamic = "force-dynamic";
+
+export const POST = (req: Request) => revokeToken(req);

@@ -1,0 +1,62 @@
+import { config } from "../config";
+import { isSameOriginPost } from "../interaction/is-same-origin-post";
+import { normaliseMsisdn } from "../interaction/normalise-msisdn";
+import { answerDeviceRequest } from "./answer-device-request";
+import { cookieHeader, DEVICE_COOKIE, ENROL_COOKIE, readCookie } from "./device-cookie";
+import { findDevice } from "./find-device";
+import { finishEnrolment } from "./finish-enrolment";
+import { startEnrolment } from "./start-enrolment";
+
+/** The handset keeps its device credential for a year (revocable server-side via revokedAt). */
+const DEVICE_COOKIE_AGE = 365 * 86_400;
+
+function seeOther(path: string, ...cookies: string[]): Response {
+  const headers = new Headers({ Location: `${config().ISSUER.replace(/\/$/, "")}${path}`, "Cache-Control": "no-store" });
+  for (const c of cookies) headers.append("Set-Cookie", c);
+  return new Response(null, { status: 303, headers });
+}
+
+async function readForm(req: Request): Promise<URLSearchParams | null> {
+  if (!isSameOriginPost(req)) return null;
+  if (!(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return null;
+  const text = await req.text();
+  return text.length > 4_096 ? null : new URLSearchParams(text);
+}
+
+/**
+ * POST /device/enrol/start (msisdn) and /device/enrol/confirm (code, name): the handset's
+ * enrolment forms; each answers 303 back to a page (POST/redirect/GET, works without script).
+ * The cookies are HttpOnly and SameSite=Lax, so a cross-site form cannot carry them; cross-origin
+ * POSTs are refused outright.
+ */
+export async function handleEnrolPost(req: Request, step: "start" | "confirm"): Promise<Response> {
+  const form = await readForm(req);
+  if (!form) return seeOther("/device/enrol?error=bad_request");
+  if (step === "start") {
+    const msisdn = normaliseMsisdn(form.get("msisdn") ?? undefined);
+    if (!msisdn) return seeOther("/device/enrol?error=msisdn_invalid");
+    const id = await startEnrolment({ msisdn });
+    return seeOther("/device/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
+  }
+  const enrolmentId = readCookie(req.headers.get("cookie"), ENROL_COOKIE, 22);
+  if (!enrolmentId) return seeOther("/device/enrol?error=code_expired");
+  const code = (form.get("code") ?? "").replace(/\s/g, "");
+  if (!code) return seeOther("/device/enrol?step=code&error=code_missing");
+  const result = await finishEnrolment({ enrolmentId, code, name: form.get("name") ?? "" });
+  if (!result.ok) return seeOther(`/device/enrol?step=code&error=${result.error}`);
+  return seeOther("/device?result=enrolled",
+    cookieHeader(DEVICE_COOKIE, result.secret, DEVICE_COOKIE_AGE), cookieHeader(ENROL_COOKIE, "", 0));
+}
+
+/** POST /device/requests/{id} (decision=approve|reject, pin): the subscriber's answer on the handset. */
+export async function handleAnswerPost(req: Request, requestId: string): Promise<Response> {
+  const form = await readForm(req);
+  const decision = form?.get("decision");
+  if (!form || (decision !== "approve" && decision !== "reject") || !/^[A-Za-z0-9_-]{22}$/.test(requestId)) {
+    return seeOther("/device?result=bad_request");
+  }
+  const device = await findDevice({ cookieHeader: req.headers.get("cookie") });
+  if (!device) return seeOther("/device/enrol");
+  const result = await answerDeviceRequest({ device, requestId, decision, pin: form.get("pin") ?? undefined });
+  return seeOther(`/device?result=${result}`);
+}
