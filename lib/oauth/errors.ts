@@ -48,3 +48,6 @@ export const TemporarilyUnavailable = define("temporarily_unavailable", 503);
 export const ServerError = define("server_error", 500);
 /** The spec's name for an invalid `id_token_hint` (interface "Errors": `login_error`). */
 export const LoginError = define("login_error");
+export const RequestNotSupported = define("request_not_supported");
+export const RequestUriNotSupported = define("request_uri_not_supported");
+export const RegistrationNotSupported = define("registration_not_supported");

@@ -1,22 +1,5 @@
-import { OAuthError } from "../errors";
-
-// OIDC Core §3.1.2.6 error codes only the authorization endpoint uses. They belong beside the
-// others in lib/oauth/errors.ts; kept here until that file is free to edit.
-export class RequestNotSupported extends OAuthError {
-  constructor(description: string) {
-    super("request_not_supported", description);
-  }
-}
-export class RequestUriNotSupported extends OAuthError {
-  constructor(description: string) {
-    super("request_uri_not_supported", description);
-  }
-}
-export class RegistrationNotSupported extends OAuthError {
-  constructor(description: string) {
-    super("registration_not_supported", description);
-  }
-}
+// OIDC Core §3.1.2.6 codes only the authorization endpoint uses (defined with the others).
+export { RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported } from "../errors";
 
 /**
  * A failure that must be shown on our own error page and never sent to a redirect URI: the client
