@@ -34,7 +34,8 @@ type Point = { concurrency: number } & Partial<Record<"ours" | "theirs" | "null"
 describe("npm run bench (smoke)", () => {
   it("measures both servers and the bound, and writes the report", async () => {
     const distDir = process.env.NEXT_DIST_DIR || ".next";
-    const { code, stdout, stderr } = await runHarness(["--quick", "--no-build", "--dist-dir", distDir, "--out-dir", outDir]);
+    const { code, stdout, stderr } = await runHarness(["--quick", "--duration", "0.5", "--warmup", "0.2",
+      "--no-build", "--dist-dir", distDir, "--out-dir", outDir]);
     expect(code, stderr.slice(-2000)).toBe(0);
 
     const result = JSON.parse(readFileSync(path.join(outDir, "latest.json"), "utf8"));
