@@ -1,5 +1,4 @@
 import { config } from "../../config";
-import { randomToken } from "../../crypto";
 import { readBrowserId } from "../../sessions/browser-cookie";
 import { resolveHints } from "../hints/resolve-hints";
 import { PATHS } from "../discovery";
@@ -9,7 +8,7 @@ import { collectParams, singleParam } from "./collect-params";
 import { continueAuthorization } from "./continue-authorization";
 import { readAuthorizationPairs } from "./read-request";
 import type { RedirectTarget } from "./redirect-to-client";
-import { respondWithError } from "./respond-with-error";
+import { runAuthorizeStep } from "./respond-with-error";
 import { startMobileAuthorization } from "./start-mobile-authorization";
 import { validateAuthorizationParams } from "./validate-params";
 import type { AuthorizationParams } from "./types";
@@ -21,17 +20,8 @@ import type { AuthorizationParams } from "./types";
  * then decide: the code, the interaction screen, the prompt=none error, or (prompt=mobile) the
  * out-of-band wait for the handset.
  */
-export async function handleAuthorize(req: Request): Promise<Response> {
-  const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
-  const ctx: { target?: RedirectTarget } = {};
-  let res: Response;
-  try {
-    res = await authorize(req, ctx);
-  } catch (err) {
-    res = respondWithError(err, ctx.target, requestId);
-  }
-  res.headers.set("X-Request-Id", requestId);
-  return res;
+export function handleAuthorize(req: Request): Promise<Response> {
+  return runAuthorizeStep(req, (ctx) => authorize(req, ctx));
 }
 
 async function authorize(req: Request, ctx: { target?: RedirectTarget }): Promise<Response> {

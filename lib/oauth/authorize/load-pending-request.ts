@@ -4,7 +4,7 @@ import { safeEqual } from "../../crypto";
 import { browserIdHash } from "../../sessions/browser-cookie";
 import type { LiveSession } from "../../sessions/find-live-sessions";
 import { decideNextStep } from "./decide-next-step";
-import { REQUEST_ID_PATTERN } from "./handle-resume";
+import { REQUEST_ID_PATTERN } from "./load-bound-request";
 import type { AuthorizationParams } from "./types";
 
 export interface PendingRequest {

@@ -1,5 +1,6 @@
 import { htmlErrorPage } from "../../http/html";
 import { logger } from "../../log";
+import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
 import { AuthorizePageError } from "./errors";
 import { redirectError, type RedirectTarget } from "./redirect-to-client";
@@ -24,4 +25,24 @@ export function respondWithError(err: unknown, target: RedirectTarget | undefine
   const text = "The server could not complete the request.";
   if (target) return redirectError(target, "server_error", text);
   return htmlErrorPage({ status: 500, title: "Something went wrong", message: text, error: "server_error", requestId });
+}
+
+/** Where a step stores the redirect target once it is verified, so errors after that are redirected. */
+export type StepContext = { target?: RedirectTarget };
+
+/**
+ * Runs one authorization step (`/authorize`, `/authorize/resume/{id}`, `/authorize/wait/{id}`) with
+ * a request id and the one error mapping above.
+ */
+export async function runAuthorizeStep(req: Request, step: (ctx: StepContext) => Promise<Response>): Promise<Response> {
+  const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
+  const ctx: StepContext = {};
+  let res: Response;
+  try {
+    res = await step(ctx);
+  } catch (err) {
+    res = respondWithError(err, ctx.target, requestId);
+  }
+  res.headers.set("X-Request-Id", requestId);
+  return res;
 }
