@@ -1,6 +1,6 @@
 import { InvalidClient } from "../oauth/errors";
 import { getClient, type RegisteredClient } from "../clients/get-client";
-import { verifySecret } from "../crypto";
+import { sha256, verifySecret } from "../crypto";
 import type { Params } from "./params";
 
 export interface PresentedCredentials {
@@ -88,8 +88,7 @@ const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 const verified = new Map<string, number>();
 const VERIFIED_MS = 5 * 60_000;
 async function verifySecretCached(secret: string, hash: string): Promise<boolean> {
-  const { createHash } = await import("node:crypto");
-  const key = createHash("sha256").update(`${hash}\n${secret}`).digest("base64url");
+  const key = sha256(`${hash}\n${secret}`);
   const at = verified.get(key);
   if (at && Date.now() - at < VERIFIED_MS) return true;
   const ok = await verifySecret(secret, hash);
