@@ -6,6 +6,10 @@ export const metadata: Metadata = {
   description: "Sign in with your mobile number",
 };
 
+// Every page is rendered per request: the CSP nonce (proxy.ts) must be on Next's scripts, and a
+// prerendered page would carry none (its scripts would then be blocked).
+export const dynamic = "force-dynamic";
+
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

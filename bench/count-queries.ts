@@ -1,6 +1,7 @@
 // SQL statements per request on the hot paths, counted in-process: the same handlers the routes call
 // (app/*/route.ts are one-line wrappers), on the benchmark's database, through a Prisma client that
-// reports every statement (installed where lib/db.ts looks for it). Run by bench/run.mjs with tsx and
+// reports every statement (installed where lib/db.ts looks for it) and the hot-path store's statement
+// listener (lib/store: prepared statements, BEGIN and COMMIT reported by the store itself). Run by bench/run.mjs with tsx and
 // the server's environment plus BENCH_CLIENT_ID, BENCH_CLIENT_SECRET, BENCH_BROWSER_ID; prints JSON.
 import { PrismaClient } from "@prisma/client";
 import { createAdapter } from "../lib/db";
@@ -9,11 +10,14 @@ import { jsonEndpoint } from "../lib/http/respond";
 import { handleAuthorize } from "../lib/oauth/authorize/handle-authorize";
 import { handleTokenRequest } from "../lib/oauth/token/handle-token-request";
 import { handlePremiumInfo } from "../lib/oauth/resource/handle-premium-info";
+import { setStatementListener } from "../lib/store/statement-listener";
 
 const statements: string[] = [];
 const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
 prisma.$on("query", (e) => statements.push(e.query));
 (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
+const STORE = "/*store*/ ";
+setStatementListener((sql) => statements.push(STORE + sql));
 
 const env = (name: string) => {
   const v = process.env[name];
@@ -56,10 +60,13 @@ async function premium(accessToken: string) {
   if (res.status !== 200) throw new Error(`premiuminfo answered ${res.status}`);
 }
 
-const kind = (s: string) => /^\s*(\w+)/.exec(s)?.[1]?.toUpperCase() ?? "?";
-// Prisma's query event reports a transaction's COMMIT but not its BEGIN: one BEGIN is added per COMMIT.
+const viaStore = (s: string) => s.startsWith(STORE);
+const kind = (s: string) => /^\s*(\w+)/.exec(viaStore(s) ? s.slice(STORE.length) : s)?.[1]?.toUpperCase() ?? "?";
+// Prisma's query event reports a transaction's COMMIT but not its BEGIN: one BEGIN is added per Prisma
+// COMMIT (the store reports both itself).
 const describe = (list: string[]) => ({
-  count: list.length + list.filter((s) => kind(s) === "COMMIT").length,
+  count: list.length + list.filter((s) => !viaStore(s) && kind(s) === "COMMIT").length,
+  viaPrisma: list.filter((s) => !viaStore(s)).length,
   events: list.length,
   byKind: list.reduce<Record<string, number>>((acc, s) => ({ ...acc, [kind(s)]: (acc[kind(s)] ?? 0) + 1 }), {}),
   statements: list.map((s) => s.replace(/\s+/g, " ").slice(0, 120)),
@@ -77,7 +84,8 @@ const chain = await tokenCall({ grant_type: "authorization_code", code: await au
 const r = await measured(() => tokenCall({ grant_type: "refresh_token", refresh_token: chain.refresh_token! }));
 
 console.log(JSON.stringify({
-  method: "Prisma query events on the handlers the routes call (warm caches, the benchmark's database), plus the BEGIN Prisma does not report",
+  method: "statements of the hot-path store (lib/store, prepared; /*store*/) and Prisma query events (plus the BEGIN Prisma "
+    + "does not report) on the handlers the routes call (warm caches, the benchmark's database)",
   fullFlow: [a, t, p].reduce((n, x) => n + describe(x.statements).count, 0),
   authorize: describe(a.statements), token: describe(t.statements), premiuminfo: describe(p.statements),
   refresh: describe(r.statements),

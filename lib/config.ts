@@ -27,6 +27,8 @@ const schema = z.object({
   SESSION_TTL: seconds(86_400, 30 * 86_400),
   AUTH_REQUEST_TTL: seconds(600, 3600),
   OTP_TTL: seconds(300, 900),
+  // Seconds between two purges of expired rows inside the running server (lib/maintenance); 0 = never.
+  PURGE_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(600),
   KEY_ENCRYPTION_SECRET: secret,
   SUBJECT_SECRET: secret,
   MESSAGING_CHANNEL: z.enum(["inbox", "log"]).default("inbox"),
@@ -34,7 +36,26 @@ const schema = z.object({
     .enum(["true", "false"])
     .optional()
     .transform((v) => v),
+  // SQLite busy_timeout: how long a write waits for another connection's lock before the request
+  // answers 503 (lib/db.ts). Milliseconds.
+  DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  // PostgreSQL: connections per instance (lib/db.ts). Instances x pool size must stay under the
+  // server's max_connections (100 by default) minus what migrations and admin tools need.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  // Tolerated difference between our clock and the issuer of a token we did not mint (lib/oauth/clock-skew.ts).
+  CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Abuse limits an operator may tune (lib/security/limits.ts has the windows and the fixed policy).
+  OTP_SEND_LIMIT_PER_MSISDN: z.coerce.number().int().positive().max(1_000_000).default(5),
+  OTP_SEND_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(20),
+  CLIENT_AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().max(1_000_000).default(10),
+  CLIENT_AUTH_FAILURE_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(50),
+  // How many reverse proxies in front of the service append to X-Forwarded-For (lib/http/client-ip.ts).
+  TRUSTED_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
+    .default("false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
 });
 
 export type Config = Readonly<Omit<z.infer<typeof schema>, "DEVICE_INBOX_ENABLED"> & { DEVICE_INBOX_ENABLED: boolean }>;

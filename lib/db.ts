@@ -3,16 +3,47 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "./config";
 
-/** Driver adapter for a DATABASE_URL: `file:` is SQLite, `postgresql://` is PostgreSQL (bounded pool). */
-export function createAdapter(url: string) {
-  if (url.startsWith("file:")) return new PrismaBetterSQLite3({ url, timeout: 5000 });
-  return new PrismaPg({ connectionString: url, max: 10 });
+/**
+ * Driver adapter for a DATABASE_URL: `file:` is SQLite, `postgresql://` is PostgreSQL (bounded pool).
+ *
+ * SQLite: `timeout` is the busy_timeout (DATABASE_BUSY_TIMEOUT_MS, default 5000 ms): a write that
+ * finds another connection holding the lock waits that long, then fails with SQLITE_BUSY, which
+ * lib/http/is-database-unavailable.ts turns into 503. `fileMustExist`: a database file that has gone
+ * missing is reported (SQLITE_CANTOPEN, 503) instead of silently re-created empty; the migrations
+ * create it. better-sqlite3 opens WAL databases with synchronous=NORMAL and foreign_keys=ON.
+ * A failed open is retried by Prisma on the next query, so the service recovers by itself.
+ *
+ * PostgreSQL: at most `poolSize` connections (DATABASE_POOL_SIZE); connection and pool waits are
+ * bounded so an unreachable server fails fast (503) rather than holding requests open.
+ */
+export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) {
+  if (url.startsWith("file:")) return new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true });
+  return new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
+}
+
+/**
+ * The PostgreSQL Prisma client class. A client generated for `sqlite` refuses adapter-pg ("not
+ * compatible with the provider `sqlite`"), so PostgreSQL uses a second client generated from the
+ * derived schema (scripts/postgres-schema.mjs --generate) into node_modules/.prisma/client-pg. Same
+ * models, same API; loaded by Node's resolver at run time (out of the bundler's sight) so SQLite
+ * deployments never need it.
+ */
+function postgresClientClass(): typeof PrismaClient {
+  const { createRequire } = process.getBuiltinModule("node:module");
+  const load = createRequire(`${process.cwd()}/package.json`);
+  try {
+    return (load(".prisma/client-pg") as { PrismaClient: typeof PrismaClient }).PrismaClient;
+  } catch (err) {
+    throw new Error("The PostgreSQL Prisma client is not generated: run `node scripts/postgres-schema.mjs --generate`", { cause: err });
+  }
 }
 
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
 function client(): PrismaClient {
-  return (globalForPrisma.prisma ??= new PrismaClient({ adapter: createAdapter(config().DATABASE_URL) }));
+  const { DATABASE_URL: url, DATABASE_BUSY_TIMEOUT_MS: timeout, DATABASE_POOL_SIZE: pool } = config();
+  const Client = url.startsWith("file:") ? PrismaClient : postgresClientClass();
+  return (globalForPrisma.prisma ??= new Client({ adapter: createAdapter(url, timeout, pool) }));
 }
 
 /**

@@ -46,6 +46,9 @@ const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { getActiveKey } = await import("../lib/keys/key-store");
 const { encryptMsisdn } = await import("../lib/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
+const { listDevices } = await import("../lib/devices/list-devices");
+const { revokeDevice } = await import("../lib/devices/revoke-device");
+const { purgeExpired } = await import("../lib/maintenance/purge-expired");
 
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
@@ -240,6 +243,40 @@ subscriberGroup.command("pcr <msisdn>").description("the subscriber's PCR (pairw
     return {
       json: { msisdn: s.msisdn, client_id: c.id, sector_identifier: c.sectorIdentifier, pcr, login_hint: `PCR:${pcr}` },
       text: [pcr, `(login_hint=PCR:${pcr}; sector ${c.sectorIdentifier})`],
+    };
+  }));
+
+// ---- handsets (issue 5) and maintenance ----
+const deviceGroup = program.command("device").description("subscribers' enrolled handsets (authorization devices)");
+const deviceView = (d: Awaited<ReturnType<typeof listDevices>>[number]) => ({
+  device_id: d.id, name: d.name, status: d.revokedAt ? "revoked" : "active", created_at: iso(d.createdAt),
+  last_seen_at: iso(d.lastSeenAt), revoked_at: iso(d.revokedAt),
+});
+
+deviceGroup.command("list <msisdn>").description("list a subscriber's handsets, revoked ones included")
+  .action(act(async (msisdn: string) => {
+    const s = await getSubscriberByMsisdnOrThrow({ msisdn });
+    const all = (await listDevices({ subscriberId: s.id })).map(deviceView);
+    return {
+      json: { msisdn: s.msisdn, devices: all },
+      text: all.length
+        ? all.map((d) => `${d.device_id}  ${d.status}  "${d.name}"  enrolled ${d.created_at}  last seen ${d.last_seen_at ?? "-"}`)
+        : [`No handsets for ${s.msisdn}.`],
+    };
+  }));
+
+deviceGroup.command("revoke <device_id>").description("revoke a handset: it gets nothing further and must enrol again")
+  .action(act(async (deviceId: string) => {
+    if (!(await revokeDevice({ deviceId }))) throw new AdminError(`unknown or already revoked device ${deviceId}`);
+    return { json: { revoked: deviceId }, text: [`Handset ${deviceId} revoked.`] };
+  }));
+
+program.command("purge-expired").description("delete expired requests, codes, messages, limits and long-expired tokens")
+  .action(act(async () => {
+    const counts = await purgeExpired();
+    return {
+      json: { purged: counts },
+      text: Object.entries(counts).map(([table, n]) => `${table}: ${n} row(s) deleted`),
     };
   }));
 

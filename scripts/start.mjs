@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: migrate, seed demo data, build when needed, serve. `npm run dev`: the same with `next dev`.
+// `npm start`: migrate, seed demo data, build when needed, serve (server/main.ts). `npm run dev`: the same with `next dev`.
 import { spawnSync, spawn } from "node:child_process";
-import { existsSync, statSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, statSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ensureLocalSecrets, projectRoot as root } from "./env.mjs";
 import { enableWal } from "./sqlite-wal.mjs";
@@ -22,7 +22,15 @@ function run(cmd, args, extraEnv = {}) {
 
 // Fail fast, with one message naming the variable, before anything else starts.
 run(bin("tsx"), ["scripts/check-config.ts"]);
-run(bin("prisma"), ["migrate", "deploy"]);
+// PostgreSQL (postgresql:// URL): its own generated client and migrations (prisma/postgres, README "PostgreSQL").
+const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL);
+const pgClientSchema = path.join(root, "node_modules", ".prisma", "client-pg", "schema.prisma");
+if (onPostgres && (!existsSync(pgClientSchema)
+  || readFileSync(pgClientSchema, "utf8") !== readFileSync(path.join(root, "prisma", "postgres", "schema.prisma"), "utf8"))) {
+  run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]); // missing or generated from an older schema
+}
+if (onPostgres) run(process.execPath, ["scripts/migrate-postgres.mjs"]);
+else run(bin("prisma"), ["migrate", "deploy"]);
 enableWal(process.env.DATABASE_URL);
 run(bin("tsx"), ["prisma/seed.ts"]);
 
@@ -48,8 +56,14 @@ if (!dev) {
 
 const port = process.env.PORT || "3000";
 const host = process.env.HOST || "127.0.0.1";
-const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port, "-H", host], {
-  cwd: root, stdio: "inherit", env: process.env,
-});
+// Production: the lean server (server/main.ts, bundled by esbuild beside the Next.js build) answers
+// the protocol endpoints itself and hands everything else to Next.js in the same process.
+if (!dev) run(process.execPath, ["scripts/build-server.mjs"]);
+const serverBundle = path.join(root, process.env.NEXT_DIST_DIR || ".next", "server.mjs");
+const child = dev
+  ? spawn(bin("next"), ["dev", "-p", port, "-H", host], { cwd: root, stdio: "inherit", env: process.env })
+  : spawn(process.execPath, [serverBundle], {
+    cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, HOST: host, NODE_ENV: "production" },
+  });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => process.exit(code ?? 0));

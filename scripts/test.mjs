@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { projectRoot as root } from "./env.mjs";
+import { findPostgresBin, startPgCluster } from "./pg-cluster.mjs";
 
 const e2eOnly = process.argv.includes("--e2e-only");
 const skipBuild = process.argv.includes("--no-build");
@@ -32,10 +33,27 @@ if (!skipBuild) {
     console.error("next build failed");
     process.exit(1);
   }
+  // The production server bundle (server/main.ts) beside the Next.js build.
+  if (run(process.execPath, ["scripts/build-server.mjs"], testEnv) !== 0) process.exit(1);
+}
+
+// PostgreSQL (issue 8): when installed, one throw-away cluster for the run. The schema comparison and
+// the two-instance test use it; afterwards the integration suite runs again with every test server
+// on a fresh PostgreSQL database (TEST_DATABASE=postgres).
+let pgCluster;
+let failedToStart = 0;
+if (!e2eOnly && !testEnv.TEST_PG_URL && findPostgresBin()) {
+  try {
+    pgCluster = await startPgCluster();
+    testEnv.TEST_PG_URL = pgCluster.url;
+  } catch (err) {
+    console.error(`PostgreSQL cluster did not start (${err.message}): counted as a failure.`);
+    failedToStart = 1;
+  }
 }
 
 let passed = 0;
-let failed = 0;
+let failed = failedToStart;
 let skipped = 0;
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
 
@@ -50,6 +68,23 @@ if (!e2eOnly) {
     skipped += r.numPendingTests + r.numTodoTests;
   } else failed += 1;
 }
+
+if (!e2eOnly && testEnv.TEST_PG_URL) {
+  console.log("\nIntegration suite on PostgreSQL");
+  const out = path.join(root, ".tmp", "vitest-postgres-results.json");
+  rmSync(out, { force: true });
+  const code = run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]) ||
+    run(bin("vitest"), ["run", "test/integration", "--exclude", "test/integration/bench-smoke.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+      { ...testEnv, TEST_DATABASE: "postgres" });
+  const r = readJson(out);
+  if (r) {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
+    skipped += r.numPendingTests + r.numTodoTests;
+    console.log(`PostgreSQL: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  } else failed += 1;
+} else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the integration suite ran on SQLite only.");
+pgCluster?.stop();
 
 const pwOut = path.join(root, ".tmp", "playwright-results.json");
 rmSync(pwOut, { force: true });

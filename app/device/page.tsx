@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { findDevice } from "@/lib/devices/find-device";
 import { listDeviceRequests } from "@/lib/devices/list-device-requests";
+import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { describeConsent } from "@/lib/interaction/describe-consent";
 import { servicePath } from "@/lib/interaction/screen-headers";
@@ -22,6 +23,7 @@ const RESULTS: Record<string, string> = {
   pin_invalid: "Wrong PIN. Try again.",
   locked: "Your PIN is locked for now. Try again later.",
   bad_request: "That did not work. Try again.",
+  removed: "This phone was removed. It no longer receives requests; register it again to approve on it.",
 };
 
 // Reloads the page when the set of pending requests changes (SSE from /device/events).
@@ -34,22 +36,24 @@ var n=JSON.parse(e.data).ids.join(",");if(n!==ids){ids=n;location.replace(${js(p
  * GET /device: the authorization device (the subscriber's handset). Lists the pending requests of
  * the enrolled subscriber - client name, context, binding message, scopes in plain language - with
  * Approve (and the PIN at level 3) and Reject. Live via Server-Sent Events; without script it
- * refreshes itself every 5 s.
+ * refreshes itself every 5 s. "Remove this phone" revokes the handset (POST /device/remove).
  */
 export default async function DevicePage({ searchParams }: Props) {
   const query = await searchParams;
-  const device = await findDevice({ cookieHeader: (await headers()).get("cookie") });
+  const cookieHeader = (await headers()).get("cookie");
+  const device = await loadOrUnavailable(() => findDevice({ cookieHeader }), "/device");
   const result = typeof query.result === "string" ? RESULTS[query.result] : undefined;
   if (!device) {
     return (
       <main className="mx-auto max-w-sm p-4">
         <h1 className="text-xl font-semibold">Approvals</h1>
+        {result && <p role="status" className="my-3 rounded bg-slate-200 p-2 text-sm">{result}</p>}
         <p className="my-3">This phone is not registered for approvals yet.</p>
         <a className="rounded bg-slate-800 px-3 py-1.5 text-white" href={servicePath("/device/enrol")}>Register this phone</a>
       </main>
     );
   }
-  const requests = await listDeviceRequests({ subscriberId: device.subscriberId });
+  const requests = await loadOrUnavailable(() => listDeviceRequests({ subscriberId: device.subscriberId }), "/device");
   const t = getMessages([]);
   return (
     <main className="mx-auto max-w-sm p-4" data-ids={requests.map((r) => r.id).join(",")}>
@@ -83,6 +87,11 @@ export default async function DevicePage({ searchParams }: Props) {
           ))}
         </ol>
       )}
+      <form method="post" action={servicePath("/device/remove")} className="mt-8 border-t border-slate-300 pt-4">
+        <input type="hidden" name="confirm" value="remove" />
+        <p className="mb-2 text-sm text-slate-600">Stop approving on this phone. You can register it again later.</p>
+        <button type="submit" className="rounded border border-red-700 px-3 py-1.5 text-red-800">Remove this phone</button>
+      </form>
       <script dangerouslySetInnerHTML={{ __html: live(servicePath("/device/events"), servicePath("/device")) }} />
     </main>
   );

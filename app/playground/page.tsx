@@ -1,4 +1,4 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { FORM_CHOICES, PARAMETER_HELP } from "@/lib/playground/authorization-params";
 import { ensurePlaygroundClientOnce } from "@/lib/playground/ensure-playground-client";
 import { fetchResource, verifyIdToken } from "@/lib/playground/inspect-tokens";
@@ -184,7 +184,7 @@ export default async function PlaygroundPage({ searchParams }: { searchParams: P
           </div>
           <button className={`${button} self-start`}>Sign in with the operator</button>
         </form>
-        <script dangerouslySetInnerHTML={{ __html: POPUP_SCRIPT }} />
+        <script nonce={(await headers()).get("x-nonce") ?? undefined} dangerouslySetInnerHTML={{ __html: POPUP_SCRIPT }} />
       </section>
 
       <section className={box} aria-label="Spec quirks">

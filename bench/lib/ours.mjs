@@ -1,4 +1,4 @@
-// Our service under test: production build, `next start` pinned to the server core, a fresh SQLite
+// Our service under test: production build, the production server (server/main.ts) pinned to the server core, a fresh SQLite
 // database (migrated, WAL), random secrets, a client and a subscriber created through the admin CLI,
 // and a signed-in browser with remembered consent.
 import { spawn, spawnSync } from "node:child_process";
@@ -22,6 +22,15 @@ export function buildOurs({ distDir, log }) {
     env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout ?? "").slice(-3000)}\n${(r.stderr ?? "").slice(-3000)}`);
+  bundleServer({ distDir });
+}
+
+/** Bundles the production server (server/main.ts) into distDir/server.mjs (esbuild, ~1 s). */
+export function bundleServer({ distDir }) {
+  const r = spawnSync(process.execPath, ["scripts/build-server.mjs"], {
+    cwd: root, encoding: "utf8", env: { ...process.env, NEXT_DIST_DIR: distDir },
+  });
+  if (r.status !== 0) throw new Error(`scripts/build-server.mjs failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 /** A fresh migrated SQLite database in .tmp/ (WAL, as `npm start` sets it). */
@@ -89,15 +98,16 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
   };
   // node <next's bin> rather than the .bin shim: --cpu-prof is not allowed in NODE_OPTIONS.
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "ours")}`] : [];
-  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  bundleServer({ distDir }); // always current with lib/, also with --no-build
+  const serverBundle = path.join(root, distDir, "server.mjs");
   const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
     "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
   admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
   const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientId: created.client_id, scope: CLIENT_SCOPES.join(" ") });
 
-  log(`starting our service on ${origin} (next start, ${distDir})…`);
-  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]), {
-    cwd: root, env, stdio: ["ignore", 2, 2], // its output on our stderr: stdout carries the report
+  log(`starting our service on ${origin} (production server ${path.relative(root, serverBundle)}, ${distDir})…`);
+  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, serverBundle]), {
+    cwd: root, env: { ...env, HOST: "127.0.0.1" }, stdio: ["ignore", 2, 2], // its output on our stderr: stdout carries the report
   }));
   await waitHealthy(child, `${origin}/api/health`);
   const client = { id: created.client_id, secret: created.client_secret };

@@ -2,11 +2,14 @@ import { FormAlert } from "./form-alert";
 import { ScreenForm } from "./screen-form";
 import type { StepProps } from "./step-props";
 
-/** Sign-in, second step: the one-time code from the text message, plus the PIN at level 3. */
+/**
+ * Sign-in, second step: the one-time code from the text message, plus the PIN at level 3; or,
+ * when the subscriber has an enrolled handset, "Approve on your phone instead" (PhoneStep).
+ */
 export function CodeStep(props: StepProps & {
-  maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean;
+  maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
 }) {
-  const { id, csrf, t, ui, clientName, error, maskedMsisdn, needsPin, burnt, canChangeNumber } = props;
+  const { id, csrf, t, ui, clientName, error, maskedMsisdn, needsPin, burnt, canChangeNumber, phoneOffered } = props;
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.code.title}</h1>
@@ -33,6 +36,11 @@ export function CodeStep(props: StepProps & {
             </div>
           )}
           <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>
+        </ScreenForm>
+      )}
+      {phoneOffered && (
+        <ScreenForm id={id} step="phone" csrf={csrf}>
+          <button type="submit" id="phone" className={ui.secondary}>{t.phone.offer}</button>
         </ScreenForm>
       )}
       <div className={ui.row}>

@@ -1,7 +1,14 @@
 import { config } from "../config";
 import { db } from "../db";
-import { randomToken, verifySecret } from "../crypto";
+import { randomToken } from "../crypto";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { checkPin as checkSubscriberPin, PIN_FAILURES_CLEARED } from "../security/check-pin";
+import type { AuthorizationParams } from "../oauth/authorize/types";
 import type { EnrolledDevice } from "./find-device";
+import { publishDeviceEvent } from "./device-events-bus";
+
+/** Thrown inside the approval transaction to roll it back (the answer, the session) when the request is gone. */
+const LOST = new Error("authorization request no longer pending");
 
 export type AnswerResult = "approved" | "rejected" | "gone" | "pin_missing" | "pin_invalid" | "locked";
 
@@ -35,6 +42,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
       });
       return true;
     });
+    if (won) publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
     return won ? "rejected" : "gone";
   }
   const acr = request.acr === "3" ? "3" : "2";
@@ -46,33 +54,60 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
     const done = await tx.deviceRequest.updateMany({ where, data: { status: "approved", ...answered } });
     if (done.count !== 1) return false;
     const authz = await tx.authorizationRequest.findUnique({
-      where: { id: request.authorizationRequestId }, select: { browserIdHash: true },
+      where: { id: request.authorizationRequestId }, select: { browserIdHash: true, status: true, params: true },
     });
-    if (!authz) return false;
+    // The browser may have finished another way meanwhile (code typed, cancelled): nothing to approve.
+    if (authz?.status !== "pending") throw LOST;
     const session = await tx.session.create({
       data: { id: randomToken(16), browserIdHash: authz.browserIdHash, subscriberId: device.subscriberId,
         authTime: now, acr, amr: (acr === "3" ? ["mca", "pin"] : ["mca"]).join(" "),
         expiresAt: new Date(now.getTime() + config().SESSION_TTL * 1000) },
       select: { id: true },
     });
-    await tx.authorizationRequest.updateMany({
+    // prompt=mobile: the handset showed the scopes, so its approval is the consent too. "Approve on
+    // your phone" in the browser flow replaces only the one-time code: consent follows on the
+    // screens exactly as after a verified code (`authenticated`).
+    const mobile = (JSON.parse(authz.params) as AuthorizationParams).prompt.includes("mobile");
+    const moved = await tx.authorizationRequest.updateMany({
       where: { id: request.authorizationRequestId, status: "pending" },
-      data: { status: "consented", sessionId: session.id, subscriberId: device.subscriberId },
+      data: { status: mobile ? "consented" : "authenticated", sessionId: session.id, subscriberId: device.subscriberId,
+        otpHash: null, pinVerified: acr === "3" },
     });
+    if (moved.count !== 1) throw LOST;
     await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
     return true;
+  }).catch(async (err: unknown) => {
+    if (err !== LOST) throw err;
+    // Withdrawn so the handset stops listing it.
+    await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
+    return false;
   });
-  return won ? "approved" : "gone";
+  // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
+  if (won) publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
+  if (!won) return "gone";
+  await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId,
+    detail: { method: "device", acr } });
+  return "approved";
 }
 
-/** Verifies the PIN (scrypt); a wrong PIN is counted on the subscriber, as on the sign-in screen. */
+/**
+ * Verifies the PIN under the same lockout policy as the sign-in screen (lib/security/check-pin.ts:
+ * five wrong PINs lock, escalating). A correct PIN clears the failure state, as a sign-in does.
+ */
 async function checkPin(subscriberId: string, pin: string): Promise<AnswerResult | null> {
   if (!pin) return "pin_missing";
   const subscriber = await db.subscriber.findUnique({
-    where: { id: subscriberId }, select: { pinHash: true, lockedUntil: true },
+    where: { id: subscriberId }, select: { id: true, pinHash: true, lockedUntil: true, failedPinAttempts: true, lockoutCount: true },
   });
-  if (subscriber?.lockedUntil && subscriber.lockedUntil.getTime() > Date.now()) return "locked";
-  if (subscriber?.pinHash && await verifySecret(pin.slice(0, 64), subscriber.pinHash)) return null;
-  await db.subscriber.update({ where: { id: subscriberId }, data: { failedPinAttempts: { increment: 1 } } });
-  return "pin_invalid";
+  if (!subscriber) return "gone";
+  const result = await checkSubscriberPin({ subscriber, pin });
+  if (!result.ok) {
+    await recordAuditEvent({ type: "sign_in", outcome: result.reason === "locked" ? "locked" : "failure", subscriberId,
+      detail: { method: "device", reason: result.reason === "locked" ? "pin_locked" : "pin_invalid" } });
+    return result.reason === "locked" ? "locked" : "pin_invalid";
+  }
+  if (subscriber.failedPinAttempts > 0 || subscriber.lockoutCount > 0) {
+    await db.subscriber.update({ where: { id: subscriberId }, data: PIN_FAILURES_CLEARED, select: { id: true } });
+  }
+  return null;
 }

@@ -1,9 +1,15 @@
 import { config } from "../config";
+import { clientIp } from "../http/client-ip";
+import { PAGE_HEADERS } from "../http/html";
+import { limitCodeSends } from "../security/limit-code-sends";
+import { readBodyText } from "../http/params";
 import { isSameOriginPost } from "../interaction/is-same-origin-post";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
+import { servicePath } from "../interaction/screen-headers";
 import { answerDeviceRequest } from "./answer-device-request";
 import { cookieHeader, DEVICE_COOKIE, ENROL_COOKIE, readCookie } from "./device-cookie";
 import { findDevice } from "./find-device";
+import { revokeDevice } from "./revoke-device";
 import { finishEnrolment } from "./finish-enrolment";
 import { startEnrolment } from "./start-enrolment";
 
@@ -16,11 +22,22 @@ function seeOther(path: string, ...cookies: string[]): Response {
   return new Response(null, { status: 303, headers });
 }
 
+/** 429 (RFC 6585 §4) with Retry-After: a plain page, since the enrolment forms work without script. */
+function tooManyCodes(retryAfter: number): Response {
+  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8">`
+    + `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Too many codes</title></head>`
+    + `<body><main><h1>Too many codes</h1><p role="alert">Too many codes were requested. Try again in ${minutes} `
+    + `minute${minutes === 1 ? "" : "s"}.</p><p><a href="${servicePath("/device/enrol")}">Back</a></p></main></body></html>`;
+  return new Response(body, { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(retryAfter) } });
+}
+
 async function readForm(req: Request): Promise<URLSearchParams | null> {
   if (!isSameOriginPost(req)) return null;
   if (!(req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) return null;
-  const text = await req.text();
-  return text.length > 4_096 ? null : new URLSearchParams(text);
+  // Bounded read (lib/http/params.ts): an oversized or endless body is cut off, not buffered.
+  const text = await readBodyText(req).catch(() => null);
+  return text === null || text.length > 4_096 ? null : new URLSearchParams(text);
 }
 
 /**
@@ -35,6 +52,9 @@ export async function handleEnrolPost(req: Request, step: "start" | "confirm"): 
   if (step === "start") {
     const msisdn = normaliseMsisdn(form.get("msisdn") ?? undefined);
     if (!msisdn) return seeOther("/device/enrol?error=msisdn_invalid");
+    // The same per-number and per-IP budget as sign-in codes (one SMS budget per number, known or not).
+    const verdict = await limitCodeSends({ msisdn, ip: clientIp(req.headers) });
+    if (!verdict.allowed) return tooManyCodes(verdict.retryAfter);
     const id = await startEnrolment({ msisdn });
     return seeOther("/device/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
   }
@@ -59,4 +79,17 @@ export async function handleAnswerPost(req: Request, requestId: string): Promise
   if (!device) return seeOther("/device/enrol");
   const result = await answerDeviceRequest({ device, requestId, decision, pin: form.get("pin") ?? undefined });
   return seeOther(`/device?result=${result}`);
+}
+
+/**
+ * POST /device/remove: the subscriber removes (revokes) this handset. The credential cookie is
+ * deleted too; the revocation is what counts (a copied cookie is refused from now on).
+ */
+export async function handleRemovePost(req: Request): Promise<Response> {
+  const form = await readForm(req);
+  if (!form || form.get("confirm") !== "remove") return seeOther("/device?result=bad_request");
+  const device = await findDevice({ cookieHeader: req.headers.get("cookie") });
+  if (!device) return seeOther("/device/enrol");
+  await revokeDevice({ deviceId: device.id, subscriberId: device.subscriberId });
+  return seeOther("/device?result=removed", cookieHeader(DEVICE_COOKIE, "", 0));
 }

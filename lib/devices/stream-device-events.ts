@@ -1,5 +1,6 @@
 import { findDevice } from "./find-device";
 import { listDeviceRequests } from "./list-device-requests";
+import { onDeviceEvent } from "./device-events-bus";
 
 /** Server-side poll period and the bounded lifetime of one stream (the browser then reconnects). */
 const POLL_MS = 1_000;
@@ -18,17 +19,24 @@ export async function streamDeviceEvents(req: Request): Promise<Response> {
   const encoder = new TextEncoder();
   let timer: NodeJS.Timeout | undefined;
   let last = "";
+  let off = () => {};
   const started = Date.now();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const close = () => {
         clearTimeout(timer);
+        off();
         try { controller.close(); } catch { /* already closed */ }
       };
       req.signal.addEventListener("abort", close, { once: true });
       controller.enqueue(encoder.encode("retry: 1000\n\n"));
+      // A request created or answered on any instance (device-events-bus) is looked up at once; the
+      // 1 s poll stays as the fallback. `polling`/`again`: never two polls of one stream at a time.
+      let polling = false;
+      let again = false;
       const poll = async () => {
         if (req.signal.aborted) return;
+        polling = true;
         try {
           const ids = (await listDeviceRequests({ subscriberId: device.subscriberId })).map((r) => r.id).join(",");
           if (ids !== last) {
@@ -41,12 +49,23 @@ export async function streamDeviceEvents(req: Request): Promise<Response> {
           return close();
         }
         if (Date.now() - started >= LIFETIME_MS) return close();
-        timer = setTimeout(() => void poll(), POLL_MS);
+        polling = false;
+        timer = setTimeout(() => void poll(), again ? 0 : POLL_MS);
+        again = false;
       };
+      off = onDeviceEvent((e) => {
+        if (e.subscriberId !== device.subscriberId) return;
+        if (polling) again = true;
+        else {
+          clearTimeout(timer);
+          void poll();
+        }
+      });
       void poll();
     },
     cancel() {
       clearTimeout(timer);
+      off();
     },
   });
   return new Response(stream, {

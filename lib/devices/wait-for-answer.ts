@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { onDeviceEvent } from "./device-events-bus";
 
 export type DeviceOutcome = "approved" | "rejected" | "expired" | "waiting";
 
@@ -13,6 +14,8 @@ const CHUNK = 500;
 
 const waiters = new Map<string, Set<Waiter>>();
 let ticker: NodeJS.Timeout | undefined;
+/** Answer notifications (any instance, lib/devices/device-events-bus.ts) wake the watcher at once. */
+let unsubscribe: (() => void) | undefined;
 
 /**
  * Resolves when the handset answers DeviceRequest `id` (`approved` / `rejected`), when it expires
@@ -43,6 +46,9 @@ export function waitForAnswer({ id, maxMs, signal }: { id: string; maxMs: number
     if (!set) waiters.set(id, (set = new Set()));
     set.add(waiter);
     ticker ??= setInterval(() => void tick(), TICK_MS);
+    unsubscribe ??= onDeviceEvent((e) => {
+      if (e.kind === "answered" && waiters.has(e.requestId)) void tick(true);
+    });
   });
 }
 
@@ -52,14 +58,20 @@ export function waitingCount(): number {
 }
 
 let ticking = false;
+let rerun = false;
 
-async function tick() {
+async function tick(woken = false) {
   if (waiters.size === 0) {
     clearInterval(ticker);
     ticker = undefined;
+    unsubscribe?.();
+    unsubscribe = undefined;
     return;
   }
-  if (ticking) return; // a slow database never piles up overlapping polls
+  if (ticking) {
+    if (woken) rerun = true; // an answer arrived during a poll: poll again right after it
+    return; // a slow database never piles up overlapping polls
+  }
   ticking = true;
   try {
     const ids = [...waiters.keys()];
@@ -75,6 +87,10 @@ async function tick() {
     // a failed poll is retried on the next tick; the waiters' own bounds still apply
   } finally {
     ticking = false;
+  }
+  if (rerun) {
+    rerun = false;
+    void tick();
   }
 }
 

@@ -1,6 +1,8 @@
-import { InvalidClient } from "../oauth/errors";
+import { ClientAuthThrottled, InvalidClient, OAuthError } from "../oauth/errors";
+import { assertNotThrottled, assertNotThrottledLocally, recordClientAuthFailure } from "../security/throttle-client-auth";
 import { getClient, type RegisteredClient } from "../clients/get-client";
 import { sha256, verifySecret } from "../crypto";
+import { clientIp } from "./client-ip";
 import type { Params } from "./params";
 
 export interface PresentedCredentials {
@@ -57,22 +59,45 @@ export function presentedCredentials(headers: Headers, params: Params): Presente
 /**
  * Authenticates the client of a request (RFC 6749 §2.3). Confidential clients need a secret,
  * compared in constant time against its scrypt hash; public clients may present only client_id.
- * Any failure is `401 invalid_client` with a WWW-Authenticate header.
+ * Any failure is `401 invalid_client` with a WWW-Authenticate header. Failures are counted per
+ * client_id and per IP (lib/security/throttle-client-auth.ts): over the limit the answer is 429
+ * `invalid_client` with Retry-After, even for the right secret. A success whose secret is in the
+ * verified cache runs no database statement beyond the (cached) client lookup.
  */
 export async function authenticateClient({ headers, params }: { headers: Headers; params: Params }):
   Promise<RegisteredClient> {
-  const creds = presentedCredentials(headers, params);
-  if (!creds) throw invalidClient("client authentication is required");
+  const ip = clientIp(headers);
+  let clientId: string | undefined;
+  try {
+    const creds = presentedCredentials(headers, params);
+    if (!creds) throw invalidClient("client authentication is required");
+    clientId = creds.clientId.slice(0, 200);
+    assertNotThrottledLocally({ clientId, ip });
+    return await checkCredentials(creds, { clientId, ip });
+  } catch (err) {
+    if (!(err instanceof OAuthError) || err.error !== "invalid_client" || err instanceof ClientAuthThrottled) throw err;
+    throw (await recordClientAuthFailure({ clientId, ip })) ?? err;
+  }
+}
+
+async function checkCredentials(creds: PresentedCredentials, who: { clientId: string; ip: string }): Promise<RegisteredClient> {
   const client = await getClient({ clientId: creds.clientId });
   if (!client || !client.active) {
-    if (creds.clientSecret) await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
+    if (creds.clientSecret) {
+      await assertNotThrottled(who);
+      await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
+    }
     throw invalidClient("client authentication failed");
   }
   if (client.isPublic && !client.secretHash) {
     if (creds.method !== "none") throw invalidClient("public clients do not have a secret");
     return client;
   }
-  if (!creds.clientSecret || !client.secretHash || !(await verifySecretCached(creds.clientSecret, client.secretHash))) {
+  if (!creds.clientSecret || !client.secretHash) throw invalidClient("client authentication failed");
+  if (isVerifiedCached(creds.clientSecret, client.secretHash)) return client;
+  // Not a secret this process has verified recently: check the throttle before spending an scrypt.
+  await assertNotThrottled(who);
+  if (!(await verifySecretAndCache(creds.clientSecret, client.secretHash))) {
     throw invalidClient("client authentication failed");
   }
   return client;
@@ -87,13 +112,17 @@ const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
  */
 const verified = new Map<string, number>();
 const VERIFIED_MS = 5 * 60_000;
-async function verifySecretCached(secret: string, hash: string): Promise<boolean> {
-  const key = sha256(`${hash}\n${secret}`);
-  const at = verified.get(key);
-  if (at && Date.now() - at < VERIFIED_MS) return true;
+const cacheKey = (secret: string, hash: string) => sha256(`${hash}\n${secret}`);
+
+function isVerifiedCached(secret: string, hash: string): boolean {
+  const at = verified.get(cacheKey(secret, hash));
+  return at !== undefined && Date.now() - at < VERIFIED_MS;
+}
+
+async function verifySecretAndCache(secret: string, hash: string): Promise<boolean> {
   const ok = await verifySecret(secret, hash);
   if (ok) {
-    verified.set(key, Date.now());
+    verified.set(cacheKey(secret, hash), Date.now());
     if (verified.size > 10_000) verified.delete(verified.keys().next().value!);
   }
   return ok;

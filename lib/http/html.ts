@@ -26,7 +26,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 export function htmlErrorPage({ status = 400, title, message, error, requestId }: {
   status?: number; title: string; message: string; error?: string; requestId?: string;
 }): Response {
-  const detail = [error && `Error: ${error}`, requestId && `Reference: ${requestId}`].filter(Boolean) as string[];
+  const detail = [error && `Error code: ${error}`, requestId && `Reference: ${requestId}`].filter(Boolean) as string[];
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>

@@ -1,5 +1,7 @@
-import { InvalidRequest } from "../oauth/errors";
+import { InvalidRequest, RequestTooLarge, UriTooLong } from "../oauth/errors";
+import { MAX_URL_BYTES } from "./security-headers";
 
+/** Largest POST body accepted by the protocol and form endpoints (413 beyond, RFC 9110 §15.5.14). */
 export const MAX_BODY_BYTES = 16 * 1024;
 export const MAX_PARAM_LENGTH = 4096;
 
@@ -16,19 +18,39 @@ export function toParams(pairs: Iterable<[string, string]>): Params {
   return out;
 }
 
-/** Parameters of a URL's query string. */
+/** Parameters of a URL's query string (414 beyond MAX_URL_BYTES, RFC 9110 §15.5.15). */
 export function queryParams(url: URL | string): Params {
   const u = typeof url === "string" ? new URL(url) : url;
-  if (u.search.length > MAX_BODY_BYTES) throw new InvalidRequest("the request is too long");
+  if (u.pathname.length + u.search.length > MAX_URL_BYTES) throw new UriTooLong("the request URL is too long");
   return toParams(u.searchParams);
 }
 
-async function readBody(req: Request): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new InvalidRequest("the request body is too large");
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new InvalidRequest("the request body is too large");
-  return text;
+/**
+ * The body as UTF-8 text, refused with 413 as soon as it exceeds MAX_BODY_BYTES: a declared
+ * Content-Length is checked before reading, a chunked body is cut off at the first chunk past the
+ * limit (so an unbounded body is never buffered). Invalid UTF-8 becomes U+FFFD (RFC 8259 §8.1,
+ * form bodies are percent-encoded ASCII anyway).
+ */
+export async function readBodyText(req: Request): Promise<string> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) {
+    throw new RequestTooLarge("the request body is too large");
+  }
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new RequestTooLarge("the request body is too large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -37,7 +59,7 @@ async function readBody(req: Request): Promise<string> {
  */
 export async function bodyParams(req: Request, { json = true } = {}): Promise<Params> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  const text = await readBody(req);
+  const text = await readBodyText(req);
   if (type === "application/x-www-form-urlencoded") return toParams(new URLSearchParams(text));
   if (json && type === "application/json") {
     let parsed: unknown;

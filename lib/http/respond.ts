@@ -1,6 +1,8 @@
 import { OAuthError } from "../oauth/errors";
 import { logger } from "../log";
 import { randomToken } from "../crypto";
+import { withTransportHeaders } from "./security-headers";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -16,16 +18,41 @@ export function json(body: unknown, init: { status?: number; headers?: Record<st
   });
 }
 
-/** Serialises an error once: OAuth errors as themselves, anything else as a generic `server_error`. */
+/**
+ * Serialises an error once: OAuth errors as themselves, an unavailable database as 503
+ * `temporarily_unavailable` with `Retry-After`, anything else as a generic `server_error`.
+ */
 export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof OAuthError) {
     return json(err.toJSON(), { status: err.status, headers: err.headers, noStore: true });
   }
+  if (isDatabaseUnavailable(err)) return unavailableResponse(err, requestId);
   logger.error({ requestId, err }, "unhandled error");
   return json(
     { error: "server_error", error_description: "The server could not complete the request." },
     { status: 500, noStore: true },
   );
+}
+
+/**
+ * 503 for a database that is unreachable, locked or full (RFC 9110 §15.6.4): the request may be
+ * retried unchanged after `Retry-After` seconds. Every write is one transaction, so nothing of the
+ * failed request was kept. Logged as a warning with the driver's code only (no stack per request).
+ */
+export function unavailableResponse(err: unknown, requestId: string): Response {
+  logDatabaseUnavailable(err, requestId);
+  return json(
+    { error: "temporarily_unavailable",
+      error_description: "The service is temporarily unavailable. Please retry shortly." },
+    { status: 503, noStore: true, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } },
+  );
+}
+
+/** One warning line for a database outage: the error's code and message, never its stack. */
+export function logDatabaseUnavailable(err: unknown, requestId?: string) {
+  const e = err as { code?: unknown; message?: unknown };
+  logger.warn({ requestId, dbError: e?.code, reason: String(e?.message ?? err).split("\n").pop()?.slice(0, 200) },
+    "database unavailable");
 }
 
 type Handler = (req: Request, ctx: { requestId: string }) => Promise<Response>;
@@ -42,6 +69,7 @@ export function jsonEndpoint(name: string, handler: Handler) {
       res = errorResponse(err, requestId);
     }
     res.headers.set("X-Request-Id", requestId);
+    withTransportHeaders(res);
     logger.debug({ requestId, endpoint: name, method: req.method, status: res.status,
       ms: Math.round((performance.now() - started) * 100) / 100 }, "request");
     return res;

@@ -25,6 +25,16 @@ export const en = {
     otherNumber: "Use another number",
     burnt: "This code can no longer be used. Request a new code to try again.",
   },
+  phone: {
+    offer: "Approve on your phone instead",
+    title: "Approve on your phone",
+    sent: "We sent this sign-in to your registered phone. Open Approvals on your phone and approve it there.",
+    pinNote: "Your phone will ask for your PIN.",
+    check: "Check that your phone shows this reference:",
+    waiting: "Waiting for your answer. This page moves on by itself.",
+    refresh: "I have answered on my phone",
+    useCode: "Enter a code instead",
+  },
   select: {
     title: "Choose an account",
     signedInAt: (when: string) => `signed in ${when}`,
@@ -91,6 +101,10 @@ export const en = {
     pin_invalid: "That PIN is not right. Try again.",
     pin_missing: "Enter your PIN.",
     session_unusable: "Please sign in again with this number.",
+    phone_expired: "The request on your phone expired before it was answered. Enter the code, or send the request to your phone again.",
+    phone_unavailable: "No registered phone can approve this sign-in. Enter the code instead.",
+    pin_locked: "Too many wrong PINs: signing in with your PIN is blocked for a while (5 minutes at first, longer after repeated lockouts). Try again later, or ask customer care to unlock it.",
+    send_limited: "Too many codes have been requested. Please wait a while (up to an hour) before asking for another code.",
   } as Record<string, string>,
   failure: {
     title: "This sign-in cannot continue",

@@ -24,6 +24,16 @@ export const fr: Messages = {
     otherNumber: "Utiliser un autre numéro",
     burnt: "Ce code ne peut plus être utilisé. Demandez un nouveau code pour réessayer.",
   },
+  phone: {
+    offer: "Approuver plutôt sur votre téléphone",
+    title: "Approuvez sur votre téléphone",
+    sent: "Nous avons envoyé cette connexion à votre téléphone enregistré. Ouvrez Approbations sur votre téléphone et approuvez-la.",
+    pinNote: "Votre téléphone vous demandera votre code PIN.",
+    check: "Vérifiez que votre téléphone affiche cette référence :",
+    waiting: "En attente de votre réponse. Cette page avance toute seule.",
+    refresh: "J'ai répondu sur mon téléphone",
+    useCode: "Saisir plutôt un code",
+  },
   select: {
     title: "Choisissez un compte",
     signedInAt: (when) => `connecté ${when}`,
@@ -90,6 +100,10 @@ export const fr: Messages = {
     pin_invalid: "Ce code PIN n'est pas correct. Réessayez.",
     pin_missing: "Saisissez votre code PIN.",
     session_unusable: "Veuillez vous reconnecter avec ce numéro.",
+    phone_expired: "La demande envoyée à votre téléphone a expiré sans réponse. Saisissez le code, ou renvoyez la demande à votre téléphone.",
+    phone_unavailable: "Aucun téléphone enregistré ne peut approuver cette connexion. Saisissez plutôt le code.",
+    pin_locked: "Trop de codes PIN incorrects : la connexion avec votre PIN est bloquée pour un moment (5 minutes la première fois, plus longtemps ensuite). Réessayez plus tard ou demandez le déblocage au service client.",
+    send_limited: "Trop de codes ont été demandés. Patientez un moment (jusqu'à une heure) avant d'en demander un autre.",
   },
   failure: {
     title: "Cette connexion ne peut pas continuer",

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { withdrawDeviceRequest } from "../devices/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
 /**
@@ -10,5 +11,6 @@ export async function cancelSignIn({ request }: StepInput): Promise<StepResult> 
     where: { id: request.id, status: { in: ["pending", "authenticated"] } },
     data: { status: "denied", otpHash: null },
   });
+  await withdrawDeviceRequest({ authorizationRequestId: request.id });
   return { to: "resume" };
 }

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { hasActiveDevice } from "../devices/has-active-device";
 import { maskMsisdn } from "../messaging/mask-msisdn";
 import type { PendingRequest } from "../oauth/authorize/load-pending-request";
 import { listAccounts, type Account } from "./list-accounts";
@@ -7,7 +8,8 @@ import { MAX_CODE_ATTEMPTS } from "./one-time-code";
 export type Screen =
   | { kind: "select"; accounts: Account[] }
   | { kind: "msisdn"; maskedMsisdn?: string }
-  | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean }
+  | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean }
+  | { kind: "phone"; bindingMessage: string }
   | { kind: "consent"; maskedMsisdn?: string }
   | { kind: "continue" };
 
@@ -16,7 +18,9 @@ export type Screen =
  * (`pending.next`, the same rules as /authorize): consent for an authenticated request; for sign-in,
  * the code step once a code was issued, the account choice for `prompt=select_account` when this
  * browser has accounts (unless "Use another number" was chosen: `wantsNumber`), else the number
- * step. Anything else goes on to /authorize/resume. At most two queries.
+ * step. Anything else goes on to /authorize/resume. The code step offers "approve on your phone"
+ * when the subscriber the code went to has an enrolled handset, and becomes the waiting screen
+ * while a request is pending on it. At most two queries (three on the code step).
  */
 export async function chooseScreen({ pending, browserId, wantsNumber }: {
   pending: PendingRequest; browserId: string; wantsNumber: boolean;
@@ -28,10 +32,12 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   if ((next !== "login" && next !== "select_account") || request.status !== "pending") return { kind: "continue" };
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
   if (request.otpHash) {
+    const phone = await phoneState(request);
+    if (phone.waiting !== undefined) return { kind: "phone", bindingMessage: phone.waiting };
     // The typed number is not shown back: an unknown number must look exactly like a known one.
     return {
       kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
-      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: phone.offered,
     };
   }
   if (!hinted && !request.subscriberId && !wantsNumber && params.prompt.includes("select_account")) {
@@ -47,4 +53,21 @@ async function maskedNumberOf(subscriberId: string | null | undefined): Promise<
   if (!subscriberId) return undefined;
   const s = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { msisdn: true } });
   return s ? maskMsisdn(s.msisdn) : undefined;
+}
+
+/**
+ * "Approve on your phone" on the code step: `waiting` is the binding message of a live request
+ * pending on the handset; `offered` whether the subscriber the code went to (only set for an
+ * active subscriber) has a handset. Both lookups are by unique or indexed keys, run together.
+ */
+async function phoneState(request: PendingRequest["request"]): Promise<{ waiting?: string; offered: boolean }> {
+  if (!request.subscriberId) return { offered: false };
+  const [pending, offered] = await Promise.all([
+    db.deviceRequest.findUnique({
+      where: { authorizationRequestId: request.id }, select: { status: true, expiresAt: true, bindingMessage: true },
+    }),
+    hasActiveDevice({ subscriberId: request.subscriberId }),
+  ]);
+  const live = pending?.status === "pending" && pending.expiresAt.getTime() > Date.now();
+  return { waiting: live ? pending.bindingMessage ?? "" : undefined, offered };
 }

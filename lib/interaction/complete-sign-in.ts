@@ -1,5 +1,7 @@
 import type { Subscriber } from "@prisma/client";
 import { db } from "../db";
+import { auditEventRow } from "../audit/record-audit-event";
+import { PIN_FAILURES_CLEARED } from "../security/check-pin";
 import { createSession } from "../sessions/create-session";
 import { amrForAcr } from "./amr-for-acr";
 import type { StepInput, StepResult } from "./step-result";
@@ -8,9 +10,10 @@ import type { StepInput, StepResult } from "./step-result";
  * The subscriber proved the level the request asks for: in one transaction an operator session is
  * opened in this browser, the request becomes `authenticated` and the code is consumed (the update
  * only matches while the same code is on the row, so a code signs in once even under concurrent
- * posts), and at level 3 the PIN failure counter is reset.
+ * posts), the sign-in is audited and, at level 3, the PIN failure state (failed attempts, lockout
+ * escalation) is cleared. A level-2 sign-in proves no PIN, so it leaves the PIN lockout alone.
  */
-export async function completeSignIn({ request, params, browserId, subscriber }: StepInput & {
+export async function completeSignIn({ request, params, browserId, subscriber, ip }: StepInput & {
   subscriber: Subscriber;
 }): Promise<StepResult> {
   await db.$transaction(async (tx) => {
@@ -26,9 +29,14 @@ export async function completeSignIn({ request, params, browserId, subscriber }:
       where: { id: request.id },
       data: { status: "authenticated", sessionId: session.id, subscriberId: subscriber.id, pinVerified: params.acr === "3" },
     });
-    if (params.acr === "3" && subscriber.failedPinAttempts > 0) {
-      await tx.subscriber.update({ where: { id: subscriber.id }, data: { failedPinAttempts: 0 } });
+    if (params.acr === "3" && (subscriber.failedPinAttempts > 0 || subscriber.lockoutCount > 0)) {
+      await tx.subscriber.update({ where: { id: subscriber.id }, data: PIN_FAILURES_CLEARED, select: { id: true } });
     }
+    await tx.auditEvent.create({
+      data: auditEventRow({ type: "sign_in", outcome: "success", subscriberId: subscriber.id, clientId: params.clientId,
+        ip, detail: { acr: params.acr, method: "code" } }),
+      select: { id: true },
+    });
   });
   return { to: "resume" };
 }

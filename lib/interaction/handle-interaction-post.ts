@@ -1,4 +1,8 @@
+import { isDatabaseUnavailable } from "../http/is-database-unavailable";
+import { clientIp } from "../http/client-ip";
 import { bodyParams } from "../http/params";
+import { logDatabaseUnavailable } from "../http/respond";
+import { unavailablePage } from "../http/unavailable-page";
 import { getMessages } from "../i18n/get-messages";
 import { logger } from "../log";
 import { OAuthError } from "../oauth/errors";
@@ -38,9 +42,13 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
       if (!checkInteractionCsrfToken({ id, browserIdHash: loaded.request.browserIdHash, token })) {
         return renderFailurePage({ status: 403, kind: "forbidden", messages });
       }
-      return seeOther(id, await step({ ...loaded, browserId: browserId!, form }));
+      return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers) }));
     } catch (err) {
-      if (err instanceof OAuthError) return renderFailurePage({ status: 400, kind: "badRequest" });
+      if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
+      if (isDatabaseUnavailable(err)) {
+        logDatabaseUnavailable(err);
+        return unavailablePage();
+      }
       logger.error({ err }, "interaction step failed");
       return renderFailurePage({ status: 500, kind: "unexpected" });
     }
@@ -57,5 +65,8 @@ function seeOther(id: string, result: StepResult): Response {
     const qs = query.toString();
     location = serviceUrl(`/interaction/${id}${qs ? `?${qs}` : ""}`);
   }
-  return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, Location: location } });
+  // Over a sending limit: the screen shows the message; Retry-After (RFC 9110 §10.2.3) says how long.
+  const retry: Record<string, string> =
+    result.to === "interaction" && result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
+  return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, ...retry, Location: location } });
 }

@@ -2,20 +2,29 @@ import { db } from "../db";
 import { getMessages } from "../i18n/get-messages";
 import { getMessagingChannel } from "../messaging/messaging-channel";
 import type { AuthorizationParams } from "../oauth/authorize/types";
+import { limitCodeSends } from "../security/limit-code-sends";
 import { hashOneTimeCode, newOneTimeCode } from "./one-time-code";
 
 type Recipient = { id: string; msisdn: string; status: string } | null;
+
+export type IssueResult = { issued: true } | { issued: false; retryAfter?: number };
 
 /**
  * Issues a new one-time code for a pending request: stores its salted hash (attempts reset) and texts
  * it to the subscriber. When the number is unknown or the subscriber is not active, a code hash is
  * stored all the same and nothing is sent, so the screens behave identically and the check fails
- * later with the generic message: which numbers exist is never revealed.
- * Returns false when the request is no longer pending.
+ * later with the generic message: which numbers exist is never revealed. Sending is limited
+ * (lib/security/limit-code-sends.ts): a first code per number asked for (`target`, known or not),
+ * a new code (`resend`) per request, both per client IP; over a limit nothing is stored or sent
+ * and `retryAfter` says how long to wait. `issued: false` without it: no longer pending.
  */
-export async function issueSignInCode({ requestId, params, recipient }: {
-  requestId: string; params: AuthorizationParams; recipient: Recipient;
-}): Promise<boolean> {
+export async function issueSignInCode({ requestId, params, recipient, target, resend = false, ip }: {
+  requestId: string; params: AuthorizationParams; recipient: Recipient; target: string; resend?: boolean; ip?: string;
+}): Promise<IssueResult> {
+  const verdict = await limitCodeSends({
+    msisdn: recipient?.msisdn ?? target, resendOf: resend ? requestId : undefined, ip, clientId: params.clientId,
+  });
+  if (!verdict.allowed) return { issued: false, retryAfter: verdict.retryAfter };
   const active = recipient?.status === "active" ? recipient : null;
   const code = newOneTimeCode();
   const { count } = await db.authorizationRequest.updateMany({
@@ -25,11 +34,10 @@ export async function issueSignInCode({ requestId, params, recipient }: {
       subscriberId: active?.id ?? null, pinVerified: false,
     },
   });
-  if (count === 0) return false;
+  if (count === 0) return { issued: false };
   if (active) {
     const body = getMessages(params.uiLocales).sms.code(params.clientName, code);
     await getMessagingChannel().send({ msisdn: active.msisdn, body });
   }
-  return true;
+  return { issued: true };
 }
-

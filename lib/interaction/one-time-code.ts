@@ -2,8 +2,8 @@ import { randomInt } from "node:crypto";
 import { config } from "../config";
 import { sha256 } from "../crypto";
 
-/** Wrong submissions allowed per code before it is burnt and a new one must be requested. */
-export const MAX_CODE_ATTEMPTS = 3;
+/** Wrong submissions allowed per code before it is burnt (the limit lives with the others). */
+export { MAX_CODE_ATTEMPTS } from "../security/limits";
 
 /** A fresh 6-digit one-time code (uniform, from the CSPRNG). */
 export function newOneTimeCode(): string {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { auditEventRow } from "../audit/record-audit-event";
 import { getClient } from "../clients/get-client";
 import { db } from "../db";
 import { parseScope } from "../oauth/scopes";
@@ -13,14 +14,18 @@ import type { StepInput, StepResult } from "./step-result";
  * the pairwise subject (PCR) so later `PCR:` hints and id_token_hints resolve
  * (lib/oauth/authorize/interaction-api.ts).
  */
-export async function recordConsent({ request, params, form }: StepInput): Promise<StepResult> {
+export async function recordConsent({ request, params, form, ip }: StepInput): Promise<StepResult> {
   const subscriberId = request.subscriberId;
   if (request.status !== "authenticated" || !subscriberId) return { to: "interaction" };
   const decision = form.get("decision");
   if (decision !== "allow" && decision !== "deny") return { to: "interaction" };
   const where = { id: request.id, status: "authenticated" };
   if (decision === "deny") {
-    await db.authorizationRequest.updateMany({ where, data: { status: "denied" } });
+    await db.$transaction([
+      db.authorizationRequest.updateMany({ where, data: { status: "denied" } }),
+      db.auditEvent.create({ data: auditEventRow({ type: "consent_denied", outcome: "denied", subscriberId,
+        clientId: params.clientId, ip, detail: { scope: params.scopes.join(" ") } }), select: { id: true } }),
+    ]);
     return { to: "resume" };
   }
   const client = await getClient({ clientId: params.clientId });
@@ -39,6 +44,8 @@ export async function recordConsent({ request, params, form }: StepInput): Promi
       : []),
     db.pairwiseSubject.upsert({ where: { sub }, create: { sub, ...sector }, update: {} }),
     db.authorizationRequest.updateMany({ where, data: { status: "consented" } }),
+    db.auditEvent.create({ data: auditEventRow({ type: "consent_given", outcome: "success", subscriberId,
+      clientId: params.clientId, ip, detail: { scope: params.scopes.join(" "), remembered: remember } }), select: { id: true } }),
   ]);
   return { to: "resume" };
 }

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { withdrawDeviceRequest } from "../devices/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
 /**
@@ -12,6 +13,7 @@ export async function restartSignIn({ request, params }: StepInput): Promise<Ste
       where: { id: request.id, status: "pending" },
       data: { otpHash: null, otpSentAt: null, otpAttempts: 0, subscriberId: null, pinVerified: false },
     });
+    await withdrawDeviceRequest({ authorizationRequestId: request.id });
   }
   return { to: "interaction", step: "msisdn" };
 }

@@ -8,22 +8,31 @@ const RECIPIENT = { id: true, msisdn: true, status: true } as const;
 /**
  * POST /interaction/{id}/msisdn: the subscriber is the one the request names (login_hint,
  * id_token_hint, or the account picked on the selection screen), else the number typed in the
- * `msisdn` field. A code is issued either way (see issueSignInCode); then the code step.
+ * `msisdn` field. A code is issued either way (see issueSignInCode); then the code step. Over a
+ * sending limit the number step is shown again with the message and `Retry-After`.
  */
-export async function startSignIn({ request, params, form }: StepInput): Promise<StepResult> {
+export async function startSignIn({ request, params, form, ip }: StepInput): Promise<StepResult> {
   if (request.status !== "pending") return { to: "interaction" };
   let recipient;
+  let target: string;
   if (params.hintedSubscriberId) {
     recipient = await db.subscriber.findUnique({ where: { id: params.hintedSubscriberId }, select: RECIPIENT });
+    target = recipient?.msisdn ?? params.hintedSubscriberId;
   } else if (params.hintedMsisdn) {
     recipient = await db.subscriber.findUnique({ where: { msisdn: params.hintedMsisdn }, select: RECIPIENT });
+    target = params.hintedMsisdn;
   } else if (request.subscriberId) {
     recipient = await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: RECIPIENT });
+    target = recipient?.msisdn ?? request.subscriberId;
   } else {
     const msisdn = normaliseMsisdn(form.get("msisdn"));
     if (!msisdn) return { to: "interaction", error: "msisdn_invalid", step: "msisdn" };
     recipient = await db.subscriber.findUnique({ where: { msisdn }, select: RECIPIENT });
+    target = msisdn;
   }
-  await issueSignInCode({ requestId: request.id, params, recipient });
+  const result = await issueSignInCode({ requestId: request.id, params, recipient, target, ip });
+  if (!result.issued && result.retryAfter) {
+    return { to: "interaction", error: "send_limited", step: "msisdn", retryAfter: result.retryAfter };
+  }
   return { to: "interaction" };
 }

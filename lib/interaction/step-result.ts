@@ -4,7 +4,8 @@ import type { AuthorizationParams } from "../oauth/authorize/types";
 /** Messages the screens can show after a step (`?e=<code>`; the text comes from the dictionary). */
 export type InteractionErrorCode =
   | "msisdn_invalid" | "code_invalid" | "code_expired" | "code_burnt" | "code_missing"
-  | "pin_invalid" | "pin_missing" | "session_unusable";
+  | "pin_invalid" | "pin_missing" | "session_unusable" | "phone_expired" | "phone_unavailable"
+  | "pin_locked" | "send_limited";
 
 /**
  * Where a form submission sends the browser next (always with 303 See Other): back to the screens
@@ -12,7 +13,7 @@ export type InteractionErrorCode =
  * have done their part (see the status lifecycle in lib/oauth/authorize/types.ts).
  */
 export type StepResult =
-  | { to: "interaction"; error?: InteractionErrorCode; step?: "msisdn" }
+  | { to: "interaction"; error?: InteractionErrorCode; step?: "msisdn"; retryAfter?: number }
   | { to: "resume" };
 
 /** What every step handler receives: the request row (already checked for this browser), its params, the form. */
@@ -21,4 +22,6 @@ export interface StepInput {
   params: AuthorizationParams;
   browserId: string;
   form: Map<string, string>;
+  /** The client's IP address (lib/http/client-ip.ts): per-IP limits and the audit log. */
+  ip?: string;
 }

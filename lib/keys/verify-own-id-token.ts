@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { compactVerify, type JWSHeaderParameters } from "jose";
 import { config } from "../config";
+import { isBeyondSkewInFuture } from "../oauth/clock-skew";
 import { getKeys, SIGNING_ALG } from "./key-store";
 
 /** Public halves of the cached private keys, derived once per key object. */
@@ -21,14 +22,17 @@ async function keyFor(header: JWSHeaderParameters): Promise<KeyObject> {
  * The claims of an id_token this service issued, or null: RS256, signed by one of our published
  * signing keys (next, active, or retired but still in the JWKS, chosen by `kid`), `iss` ours. The
  * expiry is deliberately not checked: `id_token_hint` (OIDC Core §3.1.2.1, RP-Initiated Logout §2)
- * may name a past session.
+ * may name a past session. Its `iat` comes from the clock of whichever instance issued it: one more
+ * than CLOCK_SKEW_SECONDS ahead of ours is refused (lib/oauth/clock-skew.ts).
  */
 export async function verifyOwnIdToken(token: string): Promise<Record<string, unknown> | null> {
   try {
     const { payload } = await compactVerify(token, keyFor, { algorithms: [SIGNING_ALG] });
     const claims = JSON.parse(new TextDecoder().decode(payload)) as unknown;
     if (!claims || typeof claims !== "object" || Array.isArray(claims)) return null;
-    return (claims as Record<string, unknown>).iss === config().ISSUER ? (claims as Record<string, unknown>) : null;
+    const record = claims as Record<string, unknown>;
+    if (record.iss !== config().ISSUER || isBeyondSkewInFuture(record.iat)) return null;
+    return record;
   } catch {
     return null;
   }

@@ -48,6 +48,21 @@ export const TemporarilyUnavailable = define("temporarily_unavailable", 503);
 export const ServerError = define("server_error", 500);
 /** The spec's name for an invalid `id_token_hint` (interface "Errors": `login_error`). */
 export const LoginError = define("login_error");
+/** `invalid_request` with the HTTP status of an oversized body (RFC 9110 §15.5.14) or URL (§15.5.15). */
+export const RequestTooLarge = define("invalid_request", 413);
+export const UriTooLong = define("invalid_request", 414);
+/**
+ * Client authentication refused because of too many recent failures: 429 Too Many Requests
+ * (RFC 6585 §4) with Retry-After. The code stays `invalid_client` (RFC 6749 §5.2, "client
+ * authentication failed"): it is the only standard token-endpoint code for it that every client
+ * library handles; `slow_down` belongs to device-flow polling (RFC 8628 §3.5).
+ */
+export class ClientAuthThrottled extends OAuthError {
+  constructor(retryAfter: number) {
+    super("invalid_client", `too many failed client authentications; retry after ${retryAfter} seconds`, 429);
+    this.headers["Retry-After"] = String(retryAfter);
+  }
+}
 export const RequestNotSupported = define("request_not_supported");
 export const RequestUriNotSupported = define("request_uri_not_supported");
 export const RegistrationNotSupported = define("registration_not_supported");

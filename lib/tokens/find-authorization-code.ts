@@ -1,7 +1,7 @@
-import { db } from "../db";
 import { sha256 } from "../crypto";
+import { getHotStore } from "../store/get-hot-store";
 
-/** The stored authorization code for a presented code value (looked up by its SHA-256), or null. */
+/** The stored authorization code for a presented code value (by its SHA-256), or null. Hot path: lib/store. */
 export function findAuthorizationCode({ code }: { code: string }) {
-  return db.authorizationCode.findUnique({ where: { codeHash: sha256(code) } });
+  return getHotStore().findAuthorizationCode(sha256(code));
 }

@@ -1,7 +1,7 @@
-import { db } from "../db";
 import { sha256 } from "../crypto";
+import { getHotStore } from "../store/get-hot-store";
 
-/** The stored refresh token for a presented value (by SHA-256), or null. */
+/** The stored refresh token for a presented value (by SHA-256), or null. Hot path: lib/store. */
 export function findRefreshToken({ token }: { token: string }) {
-  return db.refreshToken.findUnique({ where: { tokenHash: sha256(token) } });
+  return getHotStore().findRefreshToken(sha256(token));
 }

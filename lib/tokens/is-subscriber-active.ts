@@ -1,7 +1,6 @@
-import { db } from "../db";
+import { getHotStore } from "../store/get-hot-store";
 
 /** Whether a subscriber still exists and is not suspended (one indexed read of one column). */
 export async function isSubscriberActive({ subscriberId }: { subscriberId: string }): Promise<boolean> {
-  const row = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { status: true } });
-  return row?.status === "active";
+  return (await getHotStore().findSubscriberStatus(subscriberId)) === "active";
 }

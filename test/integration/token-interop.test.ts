@@ -2,50 +2,71 @@ import { describe, expect, inject, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
-import { issueTestCode } from "../support/codes";
+import { signInAndConsent } from "../support/browserless";
 
 /**
- * Standard client libraries as the relying party: discovery, PKCE S256, nonce, id_token validation
- * (claims and signature against our jwks_uri) are done by the library, not by our code. The code
- * itself is inserted with issueTestCode (the sign-in screens are built elsewhere), carrying the
- * challenge and nonce the library generated.
+ * Standard client libraries as the relying party, end to end over HTTP with nothing inserted behind
+ * the service's back: the library discovers us, builds the authorization request (PKCE S256, state,
+ * nonce), the subscriber signs in on our screens (code from the device inbox, PIN at level 3) and
+ * consents (test/support/browserless.ts), and the library validates the callback (`iss`, RFC 9207),
+ * the token response and id_token (signature against our jwks_uri, nonce, auth_time with max_age),
+ * userinfo, premium info, refresh, introspection and revocation with its own checks switched on and
+ * its default request formats. Any rejection is a bug in our service, not in the test.
  */
 const baseUrl = inject("baseUrl");
 const issuer = new URL(baseUrl);
 const SCOPE = "openid mc_identity_phonenumber profile email offline_access";
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-/** The callback URL the browser would bring back (RFC 9207 `iss` included, as the metadata promises). */
-function callbackUrl(redirectUri: string, code: string, state: string) {
-  const url = new URL(redirectUri);
-  url.search = new URLSearchParams({ code, state, iss: baseUrl }).toString();
-  return url;
+type Subscriber = Awaited<ReturnType<typeof createTestSubscriber>>;
+
+/** The subscriber's browser: sign-in and consent on our screens; returns the callback URL. */
+async function browse(authorizationUrl: URL, subscriber: Subscriber, decision: "allow" | "deny" = "allow") {
+  const { callbackUrl } = await signInAndConsent({ authorizationUrl: authorizationUrl.href, msisdn: subscriber.msisdn,
+    pin: subscriber.pin, decision });
+  return callbackUrl;
 }
 
 describe("oauth4webapi as the relying party", () => {
-  it("completes discovery -> code -> token -> premium info -> userinfo -> refresh -> revoke", async () => {
-    const rp = await createTestClient({ expiresInFormat: "seconds" });
-    const subscriber = await createTestSubscriber();
-    const as = await oauth.processDiscoveryResponse(issuer,
-      await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
-    const c: oauth.Client = { client_id: rp.id };
-    const auth = oauth.ClientSecretBasic(rp.secret!);
+  async function discover() {
+    // processDiscoveryResponse: issuer byte-for-byte equal to the one asked for, strict JSON shape.
+    return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
+  }
 
+  /** The authorization request as the library's users build it (Mobile Connect parameters added). */
+  async function authorizationRequest(as: oauth.AuthorizationServer, rp: { id: string; redirectUri: string },
+    extra: Record<string, string> = {}) {
     const verifier = oauth.generateRandomCodeVerifier();
     const nonce = oauth.generateRandomNonce();
     const state = oauth.generateRandomState();
-    const code = await issueTestCode({ client: rp, subscriber, scope: SCOPE, nonce, acr: "2",
-      codeChallenge: await oauth.calculatePKCECodeChallenge(verifier) });
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: rp.id, redirect_uri: rp.redirectUri, response_type: "code", scope: SCOPE, state, nonce,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      acr_values: "3", version: "mc_v1.1", ...extra,
+    }).toString();
+    return { url, verifier, nonce, state };
+  }
 
-    const params = oauth.validateAuthResponse(as, c, callbackUrl(rp.redirectUri, code, state), state);
-    const tokenRes = await oauth.authorizationCodeGrantRequest(as, c, auth, params, rp.redirectUri, verifier, insecure);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, c, tokenRes, { expectedNonce: nonce, requireIdToken: true });
-    await oauth.validateApplicationLevelSignature(as, tokenRes, insecure);
+  it("drives a real level-3 sign-in: discovery, PKCE, iss, id_token, premium info, userinfo, refresh, introspection, revocation", async () => {
+    const rp = await createTestClient({ expiresInFormat: "seconds" });
+    const subscriber = await createTestSubscriber({ pin: "2580" });
+    const as = await discover();
+    expect(as.authorization_response_iss_parameter_supported).toBe(true);
+    const c: oauth.Client = { client_id: rp.id };
+    const auth = oauth.ClientSecretBasic(rp.secret!);
+
+    const req = await authorizationRequest(as, rp, { max_age: "300", login_hint: `MSISDN:${subscriber.msisdn}` });
+    const callback = await browse(req.url, subscriber);
+    // Checks `state` and, because the metadata promises it, that `iss` is present and equals the issuer.
+    const params = oauth.validateAuthResponse(as, c, callback, req.state);
+    const tokenRes = await oauth.authorizationCodeGrantRequest(as, c, auth, params, rp.redirectUri, req.verifier, insecure);
+    await oauth.validateApplicationLevelSignature(as, tokenRes, insecure); // id_token JWS against jwks_uri
+    const tokens = await oauth.processAuthorizationCodeResponse(as, c, tokenRes,
+      { expectedNonce: req.nonce, maxAge: 300, requireIdToken: true });
     const claims = oauth.getValidatedIdTokenClaims(tokens)!;
-    expect(claims.iss).toBe(baseUrl);
-    expect(claims.aud).toBe(rp.id);
-    expect(claims.nonce).toBe(nonce);
-    expect(claims.acr).toBe("2");
+    expect(claims).toMatchObject({ iss: baseUrl, aud: rp.id, nonce: req.nonce, acr: "3", amr: ["otp", "sms", "pin"] });
+    expect(typeof claims.auth_time).toBe("number");
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.expires_in).toBe(3600);
 
@@ -59,9 +80,9 @@ describe("oauth4webapi as the relying party", () => {
     expect(ui).toMatchObject({ sub: claims.sub, email: "alice@example.test", email_verified: true, given_name: "Alice" });
 
     const refreshRes = await oauth.refreshTokenGrantRequest(as, c, auth, tokens.refresh_token!, insecure);
-    const refreshed = await oauth.processRefreshTokenResponse(as, c, refreshRes);
     await oauth.validateApplicationLevelSignature(as, refreshRes, insecure);
-    expect(oauth.getValidatedIdTokenClaims(refreshed)!.sub).toBe(claims.sub);
+    const refreshed = await oauth.processRefreshTokenResponse(as, c, refreshRes);
+    expect(oauth.getValidatedIdTokenClaims(refreshed)).toMatchObject({ sub: claims.sub, auth_time: claims.auth_time });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
     const introspected = await oauth.processIntrospectionResponse(as, c,
@@ -74,23 +95,31 @@ describe("oauth4webapi as the relying party", () => {
     await expect(oauth.processUserInfoResponse(as, c, claims.sub, after)).rejects.toMatchObject({
       code: oauth.WWW_AUTHENTICATE_CHALLENGE,
     });
+    expect(await oauth.processIntrospectionResponse(as, c,
+      await oauth.introspectionRequest(as, c, auth, refreshed.access_token, insecure))).toMatchObject({ active: false });
+  });
+
+  it("reads a denied consent as an authorization error response carrying state and iss", async () => {
+    const rp = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    const as = await discover();
+    const req = await authorizationRequest(as, rp, { acr_values: "2" });
+    const callback = await browse(req.url, subscriber, "deny");
+    expect(() => oauth.validateAuthResponse(as, { client_id: rp.id }, callback, req.state)).toThrow(
+      expect.objectContaining({ code: oauth.AUTHORIZATION_RESPONSE_ERROR, error: "access_denied" }));
   });
 
   it("reads the interface's string expires_in with parseFloat: an absolute time becomes a ~56-year lifetime", async () => {
     const rp = await createTestClient(); // expiresInFormat "timestamp", the interface's default
-    const as = await oauth.processDiscoveryResponse(issuer,
-      await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
+    const as = await discover();
     const c: oauth.Client = { client_id: rp.id };
-    const verifier = oauth.generateRandomCodeVerifier();
-    const nonce = oauth.generateRandomNonce();
-    const code = await issueTestCode({ client: rp, subscriber: await createTestSubscriber(), scope: "openid", nonce,
-      codeChallenge: await oauth.calculatePKCECodeChallenge(verifier) });
-    const params = oauth.validateAuthResponse(as, c, callbackUrl(rp.redirectUri, code, "s"), "s");
+    const req = await authorizationRequest(as, rp, { scope: "openid", acr_values: "2" });
+    const params = oauth.validateAuthResponse(as, c, await browse(req.url, await createTestSubscriber()), req.state);
     const res = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretPost(rp.secret!), params,
-      rp.redirectUri, verifier, insecure);
+      rp.redirectUri, req.verifier, insecure);
     const raw = await res.clone().json();
     expect(raw.expires_in).toMatch(/^\d{10}$/);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, c, res, { expectedNonce: nonce });
+    const tokens = await oauth.processAuthorizationCodeResponse(as, c, res, { expectedNonce: req.nonce });
     // Accepted, not rejected: the string is converted to a number and taken as seconds from now.
     expect(tokens.expires_in).toBe(Number(raw.expires_in));
     expect(tokens.expires_in! / (365.25 * 86400)).toBeGreaterThan(50);
@@ -98,26 +127,35 @@ describe("oauth4webapi as the relying party", () => {
 });
 
 describe("openid-client as the relying party", () => {
-  it("completes discovery -> code -> token -> premium info -> userinfo -> refresh -> revoke -> end session", async () => {
-    const rp = await createTestClient({ expiresInFormat: "seconds" });
-    const subscriber = await createTestSubscriber();
-    const config = await client.discovery(issuer, rp.id, rp.secret!, client.ClientSecretBasic(rp.secret!),
+  async function discover(rp: { id: string; secret?: string }) {
+    // enableNonRepudiationChecks: the id_token signature is verified against our jwks_uri.
+    return client.discovery(issuer, rp.id, rp.secret!, client.ClientSecretBasic(rp.secret!),
       { execute: [client.allowInsecureRequests, client.enableNonRepudiationChecks] });
-    expect(config.serverMetadata().issuer).toBe(baseUrl);
+  }
 
+  async function authorizationRequest(config: client.Configuration, rp: { redirectUri: string },
+    extra: Record<string, string> = {}) {
     const verifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
     const state = client.randomState();
-    const authUrl = client.buildAuthorizationUrl(config, { redirect_uri: rp.redirectUri, scope: SCOPE, nonce, state,
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" });
-    const challenge = authUrl.searchParams.get("code_challenge")!;
-    const code = await issueTestCode({ client: rp, subscriber, scope: SCOPE, nonce, acr: "3", amr: "otp pin",
-      codeChallenge: challenge });
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: rp.redirectUri, scope: SCOPE, nonce, state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      acr_values: "2", ...extra });
+    return { url, checks: { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state } };
+  }
 
-    const tokens = await client.authorizationCodeGrant(config, callbackUrl(rp.redirectUri, code, state), {
-      pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state, idTokenExpected: true });
+  it("drives a real sign-in: discovery, PKCE, id_token, premium info, userinfo, refresh, revocation, end session", async () => {
+    const rp = await createTestClient({ expiresInFormat: "seconds" });
+    const subscriber = await createTestSubscriber();
+    const config = await discover(rp);
+    expect(config.serverMetadata().issuer).toBe(baseUrl);
+
+    const req = await authorizationRequest(config, rp, { acr_values: "3", max_age: "300" });
+    const tokens = await client.authorizationCodeGrant(config, await browse(req.url, subscriber),
+      { ...req.checks, idTokenExpected: true, maxAge: 300 });
     const claims = tokens.claims()!;
-    expect(claims).toMatchObject({ iss: baseUrl, aud: rp.id, nonce, acr: "3", amr: ["otp", "pin"] });
+    expect(claims).toMatchObject({ iss: baseUrl, aud: rp.id, nonce: req.checks.expectedNonce, acr: "3",
+      amr: ["otp", "sms", "pin"] });
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.expiresIn()).toBeGreaterThan(3590);
     expect(tokens.expiresIn()).toBeLessThanOrEqual(3600);
@@ -147,26 +185,20 @@ describe("openid-client as the relying party", () => {
 
   it("refuses a replayed code through the library with invalid_grant", async () => {
     const rp = await createTestClient();
-    const config = await client.discovery(issuer, rp.id, rp.secret!, undefined, { execute: [client.allowInsecureRequests] });
-    const verifier = client.randomPKCECodeVerifier();
-    const nonce = client.randomNonce();
-    const code = await issueTestCode({ client: rp, subscriber: await createTestSubscriber(), scope: "openid", nonce,
-      codeChallenge: await client.calculatePKCECodeChallenge(verifier) });
-    const checks = { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: "st" };
-    await client.authorizationCodeGrant(config, callbackUrl(rp.redirectUri, code, "st"), checks);
-    await expect(client.authorizationCodeGrant(config, callbackUrl(rp.redirectUri, code, "st"), checks))
+    const config = await discover(rp);
+    const req = await authorizationRequest(config, rp, { scope: "openid" });
+    const callback = await browse(req.url, await createTestSubscriber());
+    await client.authorizationCodeGrant(config, callback, req.checks);
+    await expect(client.authorizationCodeGrant(config, callback, req.checks))
       .rejects.toMatchObject({ error: "invalid_grant" });
   });
 
   it("reads the interface's string expires_in as a relative number of seconds (expiresIn() ~ 56 years)", async () => {
     const rp = await createTestClient(); // "timestamp"
-    const config = await client.discovery(issuer, rp.id, rp.secret!, undefined, { execute: [client.allowInsecureRequests] });
-    const verifier = client.randomPKCECodeVerifier();
-    const nonce = client.randomNonce();
-    const code = await issueTestCode({ client: rp, subscriber: await createTestSubscriber(), scope: "openid", nonce,
-      codeChallenge: await client.calculatePKCECodeChallenge(verifier) });
-    const tokens = await client.authorizationCodeGrant(config, callbackUrl(rp.redirectUri, code, "st"),
-      { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: "st" });
+    const config = await discover(rp);
+    const req = await authorizationRequest(config, rp, { scope: "openid" });
+    const tokens = await client.authorizationCodeGrant(config, await browse(req.url, await createTestSubscriber()),
+      req.checks);
     const absolute = Math.floor(Date.now() / 1000) + 3600;
     expect(Math.abs(tokens.expires_in! - absolute)).toBeLessThan(5);
     expect(tokens.expiresIn()! / (365.25 * 86400)).toBeGreaterThan(50);

@@ -144,7 +144,7 @@ describe("token endpoint: malformed requests (400 invalid_request)", () => {
     await expectError(await send(JSON.stringify({ grant_type: { x: 1 } }), "application/json"), 400, "invalid_request");
     await expectError(await send("grant_type=authorization_code", "text/plain"), 400, "invalid_request");
     await expectError(await send(`grant_type=authorization_code&code=${"a".repeat(20_000)}`,
-      "application/x-www-form-urlencoded"), 400, "invalid_request");
+      "application/x-www-form-urlencoded"), 413, "invalid_request");
     await expectError(await send("grant_type=authorization_code&grant_type=refresh_token",
       "application/x-www-form-urlencoded"), 400, "invalid_request");
   });

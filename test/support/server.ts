@@ -4,6 +4,7 @@ import net from "node:net";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freshPostgresDatabase, testingOnPostgres } from "./postgres";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -11,6 +12,12 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 export const TEST_SECRETS = {
   KEY_ENCRYPTION_SECRET: "test-key-encryption-secret-0123456789abcdef",
   SUBJECT_SECRET: "test-subject-secret-0123456789abcdef-0123",
+};
+
+/** Abuse limits high enough for the shared test servers (README, Security: the real defaults). */
+export const TEST_ABUSE_LIMITS = {
+  OTP_SEND_LIMIT_PER_MSISDN: "100000", OTP_SEND_LIMIT_PER_IP: "100000",
+  CLIENT_AUTH_FAILURE_LIMIT: "100000", CLIENT_AUTH_FAILURE_LIMIT_PER_IP: "100000",
 };
 
 /** A free TCP port on 127.0.0.1. */
@@ -25,8 +32,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Creates a fresh, migrated SQLite database file and returns its DATABASE_URL. */
+/**
+ * Creates a fresh, migrated database and returns its DATABASE_URL: a SQLite file, or a PostgreSQL
+ * database on the TEST_PG_URL cluster when TEST_DATABASE=postgres (test/support/postgres.ts).
+ */
 export function freshDatabase(name: string): string {
+  if (testingOnPostgres()) return freshPostgresDatabase(name);
   const dir = path.join(root, ".tmp");
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}-${process.pid}-${Date.now()}.db`);
@@ -46,24 +57,40 @@ export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;
   env: Record<string, string>;
+  /** The server process (fault tests SIGKILL it). */
+  child: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** Starts the built service (`next start`) on 127.0.0.1 with a fresh database; resolves when healthy. */
-export async function startServer(opts: { name: string; env?: Record<string, string> }): Promise<RunningServer> {
-  const port = await freePort();
+/**
+ * Starts the built service (the production server, server/main.ts) on 127.0.0.1 with a fresh database; resolves when healthy.
+ * Fault tests restart a killed server on the same `databaseUrl` and `port` (same issuer), and may
+ * skip the health wait (`waitHealthy: false`) when the database is meant to be unavailable.
+ */
+export async function startServer(opts: {
+  name: string; env?: Record<string, string>; databaseUrl?: string; port?: number; waitHealthy?: boolean;
+}): Promise<RunningServer> {
+  const port = opts.port ?? await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const databaseUrl = freshDatabase(opts.name);
+  const databaseUrl = opts.databaseUrl ?? freshDatabase(opts.name);
   const env: Record<string, string> = {
     ...TEST_SECRETS, ISSUER: baseUrl, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn",
+    // Every test client is 127.0.0.1 and the suites reuse a few numbers and clients: the abuse
+    // limits are lifted here; test/integration/security-*.test.ts start servers with the real ones.
+    ...TEST_ABUSE_LIMITS,
     ...opts.env,
   };
-  const child: ChildProcess = spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root, env: { ...process.env, ...env, NODE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"],
+  // The production server: server/main.ts bundled beside the Next.js build (scripts/build-server.mjs,
+  // re-bundled here so it always carries the current lib/), hot endpoints lean, the rest via Next.js.
+  const bundled = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, env: process.env, encoding: "utf8" });
+  if (bundled.status !== 0) throw new Error(`scripts/build-server.mjs failed: ${bundled.stderr || bundled.stdout}`);
+  const serverBundle = path.join(root, process.env.NEXT_DIST_DIR || ".next", "server.mjs");
+  const child: ChildProcess = spawn(process.execPath, [serverBundle], {
+    cwd: root, env: { ...process.env, ...env, HOST: "127.0.0.1", NODE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"],
   });
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(); // exited, or killed by a test
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGKILL"), 5000).unref();
@@ -74,7 +101,7 @@ export async function startServer(opts: { name: string; env?: Record<string, str
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${baseUrl}/api/health`);
-      if (res.ok) return { baseUrl, databaseUrl, env, stop };
+      if (res.ok || (opts.waitHealthy === false && res.status === 503)) return { baseUrl, databaseUrl, env, child, stop };
     } catch {
       /* not listening yet */
     }

@@ -13,7 +13,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /**
  * GET /device/inbox?msisdn=<digits>: the text messages the local messaging channel "delivered" to a
  * number, newest first, as the handset would show them. A test page: 404 unless DEVICE_INBOX_ENABLED.
- * Plain HTML (works without JavaScript); refreshes itself every 5 s.
+ * Plain HTML (works without JavaScript); a Reload link, no timed refresh (WCAG 2.2.1 Timing Adjustable).
  */
 export default async function DeviceInboxPage({ searchParams }: Props) {
   if (!config().DEVICE_INBOX_ENABLED) notFound();
@@ -24,7 +24,6 @@ export default async function DeviceInboxPage({ searchParams }: Props) {
   const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium", dateStyle: "short" });
   return (
     <main className="mx-auto max-w-sm p-4">
-      {msisdn && <meta httpEquiv="refresh" content="5" />}
       <h1 className="text-xl font-semibold">{t.title}</h1>
       <p className="mb-3 text-sm text-slate-600">{t.note}</p>
       <form method="get" action="/device/inbox" className="mb-4 flex items-end gap-2">

@@ -6,9 +6,12 @@ import { ConsentStep } from "@/components/interaction/consent-step";
 import { ContinueStep } from "@/components/interaction/continue-step";
 import { FailureStep } from "@/components/interaction/failure-step";
 import { MsisdnStep } from "@/components/interaction/msisdn-step";
+import { PhoneStep } from "@/components/interaction/phone-step";
 import { SelectStep } from "@/components/interaction/select-step";
+import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { chooseScreen } from "@/lib/interaction/choose-screen";
+import { formActionPolicy } from "@/lib/http/security-headers";
 import { interactionCsrfToken } from "@/lib/interaction/interaction-csrf";
 import { loadPendingRequest } from "@/lib/oauth/authorize/load-pending-request";
 import { readBrowserId } from "@/lib/sessions/browser-cookie";
@@ -24,23 +27,30 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 export default async function InteractionPage({ params, searchParams }: Props) {
   const [{ id }, query, h] = await Promise.all([params, searchParams, headers()]);
   const browserId = readBrowserId(h.get("cookie"));
-  const pending = await loadPendingRequest({ id, browserId });
+  const pending = await loadOrUnavailable(() => loadPendingRequest({ id, browserId }), `/interaction/${id}`);
   if (!pending) {
     // Unknown, expired, finished, or another browser's request: one generic page, no redirect.
     const t = getMessages([]);
     return (
+      <>
+      <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(undefined)} />
       <DisplayFrame display="page" t={t}>
         {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
       </DisplayFrame>
+      </>
     );
   }
   const { request, params: p } = pending;
   const t = getMessages(p.uiLocales);
-  const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.step === "msisdn" });
+  const screen = await loadOrUnavailable(
+    () => chooseScreen({ pending, browserId: browserId!, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
   const e = typeof query.e === "string" && Object.hasOwn(t.errors, query.e) ? t.errors[query.e] : undefined;
   const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
   const common = { id, csrf, t, clientName: p.clientName, error: e };
   return (
+    <>
+    {/* CSP form-action (React hoists <meta> into <head>): the forms end in a 303 to the redirect URI. */}
+    <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(p.redirectUri)} />
     <DisplayFrame display={p.display} t={t}>
       {(ui) => {
         switch (screen.kind) {
@@ -48,11 +58,14 @@ export default async function InteractionPage({ params, searchParams }: Props) {
           case "msisdn": return <MsisdnStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} />;
           case "code":
             return <CodeStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
-              burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} />;
+              burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
+          case "phone":
+            return <PhoneStep {...common} ui={ui} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
           case "consent": return <ConsentStep {...common} ui={ui} params={p} maskedMsisdn={screen.maskedMsisdn} />;
           default: return <ContinueStep id={id} t={t} ui={ui} />;
         }
       }}
     </DisplayFrame>
+    </>
   );
 }

@@ -1,16 +1,19 @@
 import { PrismaClient } from "@prisma/client";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createAdapter } from "@/lib/db";
+import { setStatementListener } from "@/lib/store/statement-listener";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import { grant, requestFor, signedInBrowser } from "@/test/integration/authorize-support";
 import { handleAuthorize } from "./handle-authorize";
 
-// Every statement the handler sends, counted on the process's one Prisma client (lib/db reuses it).
+// Every statement the handler sends, counted on the process's one Prisma client (lib/db reuses it)
+// and on the hot-path store (lib/store).
 const statements: string[] = [];
 beforeAll(() => {
   const prisma = new PrismaClient({ adapter: createAdapter(inject("databaseUrl")), log: [{ emit: "event", level: "query" }] });
   prisma.$on("query", (e) => statements.push(e.query));
+  setStatementListener((sql) => statements.push(sql)); // lib/store's prepared statements
   (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
 });
 
@@ -26,9 +29,9 @@ describe("the fast path (session + remembered consent, no stored request)", () =
     statements.length = 0;
     const res = await call();
     expect(res.headers.get("location")).toContain("code=");
-    expect(statements.map((s) => s.split(" ").slice(0, 3).join(" "))).toEqual([
-      expect.stringMatching(/^SELECT .*Session/), expect.stringMatching(/^SELECT .*Grant/),
-      expect.stringMatching(/^INSERT INTO .*AuthorizationCode/),
+    expect(statements.map((s) => s.replace(/\s+/g, " "))).toEqual([
+      expect.stringMatching(/^SELECT .* FROM "?Session/), expect.stringMatching(/^SELECT .* FROM "?Grant/),
+      expect.stringMatching(/^INSERT INTO "?AuthorizationCode/),
     ]);
   });
 });

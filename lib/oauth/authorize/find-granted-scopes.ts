@@ -1,10 +1,8 @@
-import { db } from "../../db";
+import { getHotStore } from "../../store/get-hot-store";
 
-/** The scopes a subscriber has allowed a client with consent remembered, or null (one query). */
+/** The scopes a subscriber has allowed a client with consent remembered, or null (one query, lib/store). */
 export async function findGrantedScopes({ subscriberId, clientId }: { subscriberId: string; clientId: string }):
   Promise<string[] | null> {
-  const grant = await db.grant.findUnique({
-    where: { subscriberId_clientId: { subscriberId, clientId } }, select: { scope: true },
-  });
-  return grant ? grant.scope.split(" ").filter(Boolean) : null;
+  const scope = await getHotStore().findGrantScope({ subscriberId, clientId });
+  return scope === null ? null : scope.split(" ").filter(Boolean);
 }

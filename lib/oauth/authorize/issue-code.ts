@@ -1,6 +1,7 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { config } from "../../config";
 import { db } from "../../db";
+import { getHotStore } from "../../store/get-hot-store";
 import { randomToken, sha256 } from "../../crypto";
 import type { LiveSession } from "../../sessions/find-live-sessions";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
@@ -18,7 +19,8 @@ export const OPEN_STATUSES = ["pending", "authenticated", "consented"];
  * update (a double submit or a replayed resume finds it no longer open and gets no second code)
  * and records the PCR so `PCR:` and `id_token_hint` hints resolve later (one INSERT .. ON CONFLICT
  * statement, no read). The fast path (no stored request: a session and remembered consent) skips
- * the PCR write: a remembered grant is only written by consent (recordConsent), which records it.
+ * the PCR write: a remembered grant is only written by consent (recordConsent), which records it;
+ * its one INSERT goes through the hot-path store (lib/store), the rest stays on Prisma.
  */
 export async function issueCode({ params, client, session, requestId }: {
   params: AuthorizationParams; client: RegisteredClient; session: LiveSession; requestId?: string;
@@ -46,7 +48,7 @@ export async function issueCode({ params, client, session, requestId }: {
     expiresAt: new Date(now + config().CODE_TTL * 1000),
   };
   if (!requestId) {
-    await db.authorizationCode.create({ data, select: { codeHash: true } });
+    await getHotStore().insertAuthorizationCode(data);
     return code;
   }
   const sectorIdentifier = client.sectorIdentifier;

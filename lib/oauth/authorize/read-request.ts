@@ -1,4 +1,5 @@
 import { MAX_BODY_BYTES } from "../../http/params";
+import { MAX_URL_BYTES } from "../../http/security-headers";
 import { AuthorizePageError } from "./errors";
 
 /**
@@ -9,7 +10,7 @@ import { AuthorizePageError } from "./errors";
 export async function readAuthorizationPairs(req: Request): Promise<Array<[string, string]>> {
   if (req.method === "GET" || req.method === "HEAD") {
     const url = new URL(req.url);
-    if (url.search.length > MAX_BODY_BYTES) throw tooLarge();
+    if (url.search.length > MAX_URL_BYTES) throw tooLarge(414);
     return [...url.searchParams];
   }
   if (req.method !== "POST") throw new AuthorizePageError("invalid_request", "Only GET and POST are accepted.", 405);
@@ -17,13 +18,14 @@ export async function readAuthorizationPairs(req: Request): Promise<Array<[strin
   if (type !== "application/x-www-form-urlencoded") {
     throw new AuthorizePageError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
   }
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge(413);
   const text = await readLimited(req, MAX_BODY_BYTES);
   return [...new URLSearchParams(text)];
 }
 
-function tooLarge() {
-  return new AuthorizePageError("invalid_request", "The authorization request is too large.");
+/** 413 Content Too Large / 414 URI Too Long (RFC 9110 §15.5.14-15). */
+function tooLarge(status: 413 | 414) {
+  return new AuthorizePageError("invalid_request", "The authorization request is too large.", status);
 }
 
 /** Reads a body but stops as soon as it exceeds `limit` bytes (a missing Content-Length is no bypass). */
@@ -38,7 +40,7 @@ async function readLimited(req: Request, limit: number): Promise<string> {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(413);
     }
     chunks.push(value);
   }

@@ -1,4 +1,8 @@
 import { htmlErrorPage } from "../../http/html";
+import { withTransportHeaders } from "../../http/security-headers";
+import { isDatabaseUnavailable } from "../../http/is-database-unavailable";
+import { logDatabaseUnavailable } from "../../http/respond";
+import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
@@ -20,6 +24,13 @@ export function respondWithError(err: unknown, target: RedirectTarget | undefine
     if (target) return redirectError(target, err.error, err.description);
     return htmlErrorPage({ status: 400, title: "This sign-in request cannot be processed", message: err.description,
       error: err.error, requestId });
+  }
+  if (isDatabaseUnavailable(err)) {
+    // RFC 6749 §4.1.2.1 temporarily_unavailable: to the client once its redirect URI is verified
+    // (from the client cache), else our 503 page. Nothing was written: retrying is safe.
+    logDatabaseUnavailable(err, requestId);
+    if (target) return redirectError(target, "temporarily_unavailable", "The service is temporarily unavailable.");
+    return unavailablePage({ requestId });
   }
   logger.error({ requestId, err }, "authorization request failed");
   const text = "The server could not complete the request.";
@@ -44,5 +55,5 @@ export async function runAuthorizeStep(req: Request, step: (ctx: StepContext) =>
     res = respondWithError(err, ctx.target, requestId);
   }
   res.headers.set("X-Request-Id", requestId);
-  return res;
+  return withTransportHeaders(res);
 }

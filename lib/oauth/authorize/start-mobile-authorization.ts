@@ -4,6 +4,7 @@ import { db } from "../../db";
 import { randomToken } from "../../crypto";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
 import { AccessDenied, InvalidRequest } from "../errors";
+import { publishDeviceEvent } from "../../devices/device-events-bus";
 import { awaitMobileAnswer } from "./await-mobile-answer";
 import type { RedirectTarget } from "./redirect-to-client";
 import type { AuthorizationParams } from "./types";
@@ -53,6 +54,8 @@ export async function startMobileAuthorization({ params, client, browserId, targ
       select: { id: true },
     }),
   ]);
+  // The handset may be connected to another instance (lib/devices/device-events-bus.ts).
+  publishDeviceEvent({ kind: "created", subscriberId: subscriber.id, requestId: deviceRequestId });
   const res = await awaitMobileAnswer({ requestId: id, deviceRequestId, params, client, target, expiresAt, signal });
   if (cookie) res.headers.append("Set-Cookie", cookie.setCookie);
   return res;

@@ -1,6 +1,7 @@
 import { decodeProtectedHeader, jwtDecrypt } from "jose";
 import { config } from "../../config";
 import { getKeys } from "../../keys/key-store";
+import { clockSkewSeconds, isBeyondSkewInFuture } from "../clock-skew";
 
 /**
  * `login_hint_token` (interface: "an encrypted JWT holding a user hint for one operator"). Format
@@ -8,7 +9,9 @@ import { getKeys } from "../../keys/key-store";
  *   - a JWE in compact serialisation, `alg` RSA-OAEP-256 (or RSA-OAEP), `enc` A128CBC-HS256,
  *     A256CBC-HS512, A128GCM or A256GCM, encrypted to our `enc` key from the JWKS (`kid` optional);
  *   - its JWT claims: `login_hint` (one of `MSISDN:`, `ENCR_MSISDN:`, `PCR:`), `exp` (required),
- *     `aud` (optional; when present it must contain our issuer).
+ *     `aud` (optional; when present it must contain our issuer), `iat` / `nbf` (optional);
+ *   - times are judged with the clock-skew tolerance (lib/oauth/clock-skew.ts): `exp` may have passed
+ *     and `nbf` / `iat` may lie ahead by at most CLOCK_SKEW_SECONDS (the discovery service's clock).
  * Encryption keeps the subscriber's number confidential in the browser; RSA1_5 (the ENCR_MSISDN
  * padding) is not accepted for JWE (RFC 8725 §3.2 and Node's CVE-2023-46809 refusal).
  * Returns the inner hint, or null for anything that does not decrypt and validate.
@@ -28,8 +31,11 @@ export async function decryptLoginHintToken({ token }: { token: string }): Promi
         keyManagementAlgorithms: ["RSA-OAEP-256", "RSA-OAEP"],
         contentEncryptionAlgorithms: ["A128CBC-HS256", "A256CBC-HS512", "A128GCM", "A256GCM"],
         requiredClaims: ["exp"],
-        clockTolerance: 60,
+        clockTolerance: clockSkewSeconds(),
       });
+      // jose checks `iat` only with maxTokenAge: a token "issued" beyond the tolerance in the future
+      // comes from a clock we cannot trust (RFC 7519 §4.1.6).
+      if (isBeyondSkewInFuture(payload.iat)) return null;
       const audiences = payload.aud === undefined ? undefined : [payload.aud].flat();
       if (audiences && !audiences.includes(config().ISSUER)) return null;
       return typeof payload.login_hint === "string" ? payload.login_hint : null;

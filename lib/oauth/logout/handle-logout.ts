@@ -1,5 +1,8 @@
 import { config } from "../../config";
 import { bodyParams, queryParams, type Params } from "../../http/params";
+import { isDatabaseUnavailable } from "../../http/is-database-unavailable";
+import { logDatabaseUnavailable } from "../../http/respond";
+import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { readBrowserId } from "../../sessions/browser-cookie";
 import { PATHS } from "../discovery";
@@ -34,7 +37,14 @@ export async function handleLogout(req: Request): Promise<Response> {
       },
     });
   } catch (err) {
-    if (err instanceof OAuthError) return logoutErrorPage({ description: err.description });
+    if (err instanceof OAuthError) {
+      // 413/414 for an oversized request (lib/http/params.ts); every other refusal is a 400 page.
+      return logoutErrorPage({ description: err.description, status: err.status === 413 || err.status === 414 ? err.status : 400 });
+    }
+    if (isDatabaseUnavailable(err)) {
+      logDatabaseUnavailable(err);
+      return unavailablePage();
+    }
     logger.error({ err }, "logout failed");
     return logoutErrorPage({ description: "The server could not complete the request.", status: 500 });
   }

@@ -1,3 +1,5 @@
+import { hstsHeaders } from "../../http/security-headers";
+
 /** HTML-escapes text and attribute values. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -19,8 +21,10 @@ export function htmlPage({ title, body, status = 200 }: { title: string; body: s
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
       "X-Frame-Options": "DENY",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
       "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      ...hstsHeaders(),
     },
   });
 }

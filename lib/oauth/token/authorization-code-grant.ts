@@ -1,6 +1,7 @@
 import type { AuthorizationCode } from "@prisma/client";
 import type { RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
+import { auditEventRow, recordAuditEvent } from "../../audit/record-audit-event";
 import { config } from "../../config";
 import { randomToken } from "../../crypto";
 import { findAuthorizationCode } from "../../tokens/find-authorization-code";
@@ -30,7 +31,7 @@ export async function authorizationCodeGrant({ client, params, now = new Date() 
   const row = await findAuthorizationCode({ code });
   // Unknown codes and other clients' codes read the same (RFC 6749 §5.2 invalid_grant).
   if (!row || row.clientId !== client.id) throw new InvalidGrant("the authorization code is invalid");
-  if (row.usedAt) throw await codeReplayed(row.codeHash);
+  if (row.usedAt) throw await codeReplayed(row.codeHash, row);
   checkCode({ row, client, redirectUri, verifier, now });
 
   const scopes = parseScope(row.scope);
@@ -48,9 +49,12 @@ export async function authorizationCodeGrant({ client, params, now = new Date() 
       ...common, tokenHash: refresh.hash, familyId: familyId!, acr: row.acr, amr: row.amr, authTime: row.authTime,
       expiresAt: new Date(now.getTime() + config().REFRESH_TOKEN_TTL * 1000),
     },
+    // Audit log: written in the same transaction, so a token is recorded exactly when it is issued.
+    audit: auditEventRow({ type: "token_issued", outcome: "success", subscriberId: row.subscriberId, clientId: client.id,
+      at: now, detail: { grant: "authorization_code", scope: row.scope, refresh_token: Boolean(refresh) } }),
   });
   // Lost the race against a concurrent redemption of the same code: that is a replay too.
-  if (!redeemed) throw await codeReplayed(row.codeHash);
+  if (!redeemed) throw await codeReplayed(row.codeHash, row);
 
   const idToken = scopes.includes("openid")
     ? await signIdToken({
@@ -80,7 +84,11 @@ function checkCode({ row, client, redirectUri, verifier, now }: {
  * RFC 6749 §4.1.2: a code used more than once is refused and every token issued from it revoked
  * (OpenID conformance: the first access token stops working).
  */
-async function codeReplayed(codeHash: string): Promise<OAuthError> {
+async function codeReplayed(codeHash: string, row?: { clientId: string; subscriberId: string }): Promise<OAuthError> {
   await revokeCodeTokens({ codeHash });
+  if (row) {
+    await recordAuditEvent({ type: "token_revoked", outcome: "success", subscriberId: row.subscriberId,
+      clientId: row.clientId, detail: { reason: "code_replay" } });
+  }
   return new InvalidGrant("the authorization code has already been used");
 }

@@ -1,4 +1,6 @@
+import { recordAuditEvent } from "../../audit/record-audit-event";
 import { authenticateClient } from "../../http/client-auth";
+import { clientIp } from "../../http/client-ip";
 import { bodyParams } from "../../http/params";
 import { findAnyToken } from "../../tokens/find-any-token";
 import { revokeAccessToken } from "../../tokens/revoke-access-token";
@@ -23,6 +25,8 @@ export async function handleRevocation(req: Request): Promise<Response> {
     if (found.row.clientId !== client.id) throw new InvalidRequest("the token was not issued to this client");
     if (found.kind === "refresh_token") await revokeTokenFamily({ familyId: found.row.familyId });
     else await revokeAccessToken({ tokenHash: found.row.tokenHash });
+    await recordAuditEvent({ type: "token_revoked", outcome: "success", subscriberId: found.row.subscriberId,
+      clientId: client.id, ip: clientIp(req.headers), detail: { token_type: found.kind, reason: "revocation_request" } });
   }
   return new Response(null, { status: 200, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@prisma/client";
 import { createAdapter } from "@/lib/db";
+import { setStatementListener } from "@/lib/store/statement-listener";
 import { config } from "@/lib/config";
 import { getActiveKey } from "@/lib/keys/key-store";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
@@ -14,6 +15,8 @@ const statements: string[] = [];
 beforeAll(() => {
   const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
   prisma.$on("query", (e) => statements.push(e.query));
+  // The hot-path statements go through lib/store's prepared statements, which report themselves.
+  setStatementListener((sql) => statements.push(sql));
   (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
 });
 
@@ -27,7 +30,7 @@ const tokenRequest = (c: { id: string; secret?: string; redirectUri: string }, b
     headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic(c.id, c.secret!) } });
 
 describe("queries per request", () => {
-  it("authorization_code: 1 code read + BEGIN, conditional update, token insert(s), COMMIT", async () => {
+  it("authorization_code: 1 code read + BEGIN, conditional update, token insert(s), audit insert, COMMIT", async () => {
     const { handleTokenRequest } = await import("./handle-token-request");
     const { handlePremiumInfo } = await import("../resource/handle-premium-info");
     const client = await createTestClient();
@@ -43,13 +46,14 @@ describe("queries per request", () => {
     const reads = issued.statements.filter((s) => /^SELECT/i.test(s));
     const writes = issued.statements.filter((s) => /^(UPDATE|INSERT)/i.test(s));
     expect(reads).toHaveLength(1);
-    expect(writes).toHaveLength(3);
+    expect(writes).toHaveLength(4); // spend the code, access token, refresh token, audit event
+    expect(issued.statements.filter((s) => /^(BEGIN|COMMIT)/i.test(s))).toHaveLength(2);
 
     const refreshed = await measure(() => handleTokenRequest(tokenRequest(client,
       { grant_type: "refresh_token", refresh_token: issued.body.refresh_token })));
     expect(refreshed.status).toBe(200);
     expect(refreshed.statements.filter((s) => /^SELECT/i.test(s))).toHaveLength(2); // refresh token, subscriber status
-    expect(refreshed.statements.filter((s) => /^(UPDATE|INSERT)/i.test(s))).toHaveLength(3);
+    expect(refreshed.statements.filter((s) => /^(UPDATE|INSERT)/i.test(s))).toHaveLength(4); // + audit event
 
     const pi = await measure(() => handlePremiumInfo(new Request(`http://op.test/premiuminfo?token=${issued.body.access_token}`)));
     expect(pi.status).toBe(200);

@@ -1,5 +1,6 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
+import { auditEventRow } from "../../audit/record-audit-event";
 import { config } from "../../config";
 import { findRefreshToken } from "../../tokens/find-refresh-token";
 import { isSubscriberActive } from "../../tokens/is-subscriber-active";
@@ -47,6 +48,9 @@ export async function refreshTokenGrant({ client, params, now = new Date() }: {
       expiresAt: row.expiresAt },
     accessToken: { tokenHash: access.hash, clientId, subscriberId, scope: scopes.join(" "), codeHash, familyId, acr,
       authTime, expiresAt: accessTokenExpiresAt },
+    // Audit log: in the rotation's transaction (no statement of its own).
+    audit: auditEventRow({ type: "token_issued", outcome: "success", subscriberId, clientId, at: now,
+      detail: { grant: "refresh_token", scope: scopes.join(" "), refresh_token: true } }),
   });
   if (!rotated) throw await refreshTokenReused(familyId);
 

@@ -1,0 +1,51 @@
+import type { Prisma } from "@prisma/client";
+import { randomUUID } from "node:crypto";
+import { db } from "../db";
+import { pseudonymiseSubscriber } from "./pseudonymise-subscriber";
+
+/** What the audit log records (README, Security: "Audit log"). */
+export type AuditType =
+  | "sign_in" | "pin_lockout" | "code_send_limited"
+  | "consent_given" | "consent_denied" | "consent_withdrawn"
+  | "token_issued" | "token_revoked" | "client_auth_throttled"
+  | `admin_${string}`;
+
+export type AuditOutcome = "success" | "failure" | "locked" | "throttled" | "denied";
+
+export interface AuditInput {
+  type: AuditType;
+  outcome: AuditOutcome;
+  /** The real subscriber id; only its pseudonym is stored. */
+  subscriberId?: string | null;
+  clientId?: string | null;
+  ip?: string | null;
+  /** Small facts (reason, acr, scope, channel...). Never a secret, code, PIN, token or MSISDN. */
+  detail?: Record<string, string | number | boolean | null>;
+  at?: Date;
+}
+
+/**
+ * The row for one audit event, for callers that insert it inside their own transaction (token
+ * issuance) or with their own statement (a raw-SQL hot path).
+ */
+export function auditEventRow(input: AuditInput): Prisma.AuditEventCreateManyInput {
+  return {
+    id: randomUUID(),
+    at: input.at ?? new Date(),
+    type: input.type,
+    outcome: input.outcome,
+    subscriberRef: input.subscriberId ? pseudonymiseSubscriber(input.subscriberId) : null,
+    clientId: input.clientId ?? null,
+    ip: input.ip ?? null,
+    detail: input.detail ? JSON.stringify(input.detail) : null,
+  };
+}
+
+/**
+ * Appends one event to the audit log (one INSERT, with `tx` inside the caller's transaction).
+ * The log is append-only: there is no update or delete path in the code, and database triggers
+ * refuse UPDATE and DELETE on the table (migration 20261123110000_security).
+ */
+export async function recordAuditEvent(input: AuditInput, tx: Prisma.TransactionClient = db): Promise<void> {
+  await tx.auditEvent.create({ data: auditEventRow(input), select: { id: true } });
+}

@@ -1,0 +1,98 @@
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import { config } from "../config";
+import { logger as log } from "../log";
+
+/**
+ * A device request was created for a subscriber's handset, or answered on it. Carries ids only: the
+ * receivers read the state from the database (the notification is a hint to look now, never data).
+ */
+export interface DeviceEvent {
+  kind: "created" | "answered";
+  subscriberId: string;
+  requestId: string;
+}
+
+/** The PostgreSQL channel (LISTEN/NOTIFY) every instance of one database shares. */
+const CHANNEL = "device_events";
+/** A lost LISTEN connection is re-opened after this long (the receivers' polling covers the gap). */
+const RECONNECT_MS = 2_000;
+
+const local = new EventEmitter();
+local.setMaxListeners(0); // one listener per open handset stream / waiting /authorize is expected
+
+interface Listener {
+  query(sql: string, values?: unknown[]): Promise<unknown>;
+  release(err?: Error | boolean): void;
+  on(event: "notification", fn: (msg: { channel: string; payload?: string }) => void): unknown;
+  on(event: "error" | "end", fn: (err?: Error) => void): unknown;
+}
+
+let pool: InstanceType<typeof pg.Pool> | undefined;
+let listener: Promise<Listener | undefined> | undefined;
+
+function onPostgres(): boolean {
+  return /^postgres(ql)?:\/\//.test(config().DATABASE_URL);
+}
+
+/** The process's one LISTEN connection (PostgreSQL only), opened on first use, re-opened when lost. */
+function connectListener(): Promise<Listener | undefined> {
+  listener ??= (async () => {
+    pool ??= new pg.Pool({ connectionString: config().DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+    pool.on("error", () => undefined);
+    try {
+      const client = (await pool.connect()) as unknown as Listener;
+      let gone = false;
+      const lost = (err?: Error) => {
+        if (gone) return;
+        gone = true;
+        log.warn({ err: err?.message }, "device events: LISTEN connection lost, polling only until it is back");
+        client.release(true);
+        listener = undefined;
+        setTimeout(() => void connectListener(), RECONNECT_MS).unref();
+      };
+      client.on("error", lost);
+      client.on("end", lost);
+      client.on("notification", (msg) => {
+        if (msg.channel !== CHANNEL || !msg.payload) return;
+        try {
+          local.emit("event", JSON.parse(msg.payload) as DeviceEvent);
+        } catch {
+          /* not ours */
+        }
+      });
+      await client.query(`LISTEN ${CHANNEL}`);
+      return client;
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "device events: cannot LISTEN, polling only");
+      listener = undefined;
+      return undefined;
+    }
+  })();
+  return listener;
+}
+
+/**
+ * Tells every instance that a device request changed (after the write committed). In-process
+ * receivers hear it at once; on PostgreSQL it goes out with NOTIFY, so a handset connected to
+ * instance A sees a request created on instance B, and a `prompt=mobile` wait on A wakes when the
+ * handset answered on B. Never throws: the receivers also poll the database, so a lost notification
+ * only costs latency.
+ */
+export function publishDeviceEvent(event: DeviceEvent): void {
+  if (!onPostgres()) {
+    local.emit("event", event);
+    return;
+  }
+  // Delivered back to this instance through its own LISTEN (PostgreSQL notifies the sender too).
+  void connectListener()
+    .then((client) => (client ? client.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify(event)]) : local.emit("event", event)))
+    .catch(() => local.emit("event", event));
+}
+
+/** Calls `fn` for every device event of this database; returns the unsubscribe function. */
+export function onDeviceEvent(fn: (event: DeviceEvent) => void): () => void {
+  if (onPostgres()) void connectListener();
+  local.on("event", fn);
+  return () => void local.off("event", fn);
+}

@@ -1,0 +1,61 @@
+import { db } from "../db";
+import { waitForAnswer, type DeviceOutcome } from "../devices/wait-for-answer";
+import { logger } from "../log";
+import { readBrowserId } from "../sessions/browser-cookie";
+import { loadInteraction } from "./load-interaction";
+import { renderFailurePage } from "./render-failure-page";
+import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
+
+/**
+ * How long one check holds the request open for the handset's answer: the waiting screen's meta
+ * refresh lands here, so the browser moves on within half a second of the answer without any
+ * script, and comes back to the waiting screen (which refreshes again) when nothing happened.
+ * Below common proxy idle timeouts.
+ */
+export const PHONE_CHECK_MS = 25_000;
+
+/**
+ * GET /interaction/{id}/phone: where the "approve on your phone" waiting screen refreshes to. For
+ * the browser the request is bound to only (loadInteraction). Waits (bounded) for the handset:
+ * - approved (the request is `authenticated`) or rejected (`denied`): on to /authorize/resume/{id},
+ *   which continues like after a verified code, or answers the client with access_denied;
+ * - the handset request expired: back to the code screen with `phone_expired`;
+ * - still waiting: back to the waiting screen.
+ * The stored request itself expired: resume answers the client (access_denied, "expired").
+ */
+export async function awaitPhoneApproval(req: Request, { id }: { id: string }): Promise<Response> {
+  try {
+    const loaded = await loadInteraction({ id, browserId: readBrowserId(req.headers.get("cookie")) });
+    if (loaded.kind === "expired") return seeOther(`/authorize/resume/${id}`);
+    if (loaded.kind === "completed") return renderFailurePage({ status: 410, kind: "completed" });
+    if (loaded.kind === "wrong_browser") return renderFailurePage({ status: 403, kind: "wrongBrowser" });
+    if (loaded.kind !== "ok") return renderFailurePage({ status: 404, kind: "notFound" });
+    if (loaded.request.status !== "pending") return seeOther(`/authorize/resume/${id}`);
+    const outcome = await outcomeOf(id, req.signal);
+    if (outcome === "approved" || outcome === "rejected") return seeOther(`/authorize/resume/${id}`);
+    if (outcome === "expired") return seeOther(`/interaction/${id}?e=phone_expired`);
+    return seeOther(`/interaction/${id}`);
+  } catch (err) {
+    logger.error({ err }, "phone approval check failed");
+    return renderFailurePage({ status: 500, kind: "unexpected" });
+  }
+}
+
+async function outcomeOf(authorizationRequestId: string, signal: AbortSignal): Promise<DeviceOutcome | "none"> {
+  const row = await db.deviceRequest.findUnique({
+    where: { authorizationRequestId }, select: { id: true, status: true, expiresAt: true },
+  });
+  if (!row) return "none";
+  if (row.status === "approved" || row.status === "rejected") return row.status;
+  if (row.status !== "pending") return "expired";
+  const remaining = row.expiresAt.getTime() - Date.now();
+  if (remaining <= 0) {
+    const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "expired" } });
+    return marked.count === 1 ? "expired" : "waiting";
+  }
+  return waitForAnswer({ id: row.id, maxMs: Math.min(PHONE_CHECK_MS, remaining + 1_000), signal });
+}
+
+function seeOther(path: string): Response {
+  return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, Location: serviceUrl(path) } });
+}

@@ -1,0 +1,85 @@
+import { config } from "../config";
+import { db } from "../db";
+
+/** Rows per DELETE: each batch is one short statement, so the write lock is never held for long. */
+export const PURGE_BATCH = 500;
+/**
+ * How long expired short-lived rows are kept: a browser returning to an expired sign-in still
+ * reads "expired" (and the relying party gets access_denied) rather than "unknown" for an hour.
+ */
+const REQUEST_GRACE_MS = 3_600_000;
+/** Expired access and refresh tokens are kept a day: introspection and support can still tell "expired" from "unknown". */
+const TOKEN_GRACE_MS = 86_400_000;
+/** The device inbox (the local messaging channel) keeps a day of messages. */
+const MESSAGE_RETENTION_MS = 86_400_000;
+
+export type PurgeCounts = Record<
+  "deviceRequests" | "deviceEnrolments" | "authorizationRequests" | "authorizationCodes" | "messages" | "rateLimits"
+  | "accessTokens" | "refreshTokens",
+  number
+>;
+
+/**
+ * Deletes rows that can no longer be used, in batches of PURGE_BATCH with a yield to the event loop
+ * between batches (other requests' writes interleave; SQLite has one writer). Audit events,
+ * subscribers, clients, keys, grants and devices are never touched.
+ * - DeviceRequest, DeviceEnrolment, AuthorizationRequest: expired more than an hour ago;
+ * - AuthorizationCode: unused ones an hour after expiry; used ones only once every token issued
+ *   from them has expired (REFRESH_TOKEN_TTL), because a replayed code must still find its row to
+ *   revoke those tokens (RFC 6749 §4.1.2);
+ * - Message: older than a day; RateLimit: windows that have ended;
+ * - AccessToken, RefreshToken: expired more than a day ago.
+ * Returns how many rows of each kind were deleted.
+ */
+export async function purgeExpired({ now = new Date(), batch = PURGE_BATCH }: { now?: Date; batch?: number } = {}):
+  Promise<PurgeCounts> {
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const requests = ago(REQUEST_GRACE_MS);
+  const tokens = ago(TOKEN_GRACE_MS);
+  const usedCodes = ago(config().REFRESH_TOKEN_TTL * 1000);
+  const take = batch;
+  return {
+    deviceRequests: await drain(
+      () => db.deviceRequest.findMany({ where: { expiresAt: { lt: requests } }, select: { id: true }, take }),
+      (ids) => db.deviceRequest.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
+    deviceEnrolments: await drain(
+      () => db.deviceEnrolment.findMany({ where: { expiresAt: { lt: requests } }, select: { id: true }, take }),
+      (ids) => db.deviceEnrolment.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
+    authorizationRequests: await drain(
+      () => db.authorizationRequest.findMany({ where: { expiresAt: { lt: requests } }, select: { id: true }, take }),
+      (ids) => db.authorizationRequest.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
+    authorizationCodes: await drain(
+      () => db.authorizationCode.findMany({
+        where: { OR: [{ usedAt: null, expiresAt: { lt: requests } }, { expiresAt: { lt: usedCodes } }] },
+        select: { codeHash: true }, take,
+      }),
+      (ids) => db.authorizationCode.deleteMany({ where: { codeHash: { in: ids } } }), (r) => r.codeHash, batch),
+    messages: await drain(
+      () => db.message.findMany({ where: { createdAt: { lt: ago(MESSAGE_RETENTION_MS) } }, select: { id: true }, take }),
+      (ids) => db.message.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
+    rateLimits: await drain(
+      () => db.rateLimit.findMany({ where: { expiresAt: { lt: now } }, select: { key: true }, take }),
+      // re-checked in the DELETE: a window renewed since the read is kept
+      (ids) => db.rateLimit.deleteMany({ where: { key: { in: ids }, expiresAt: { lt: now } } }), (r) => r.key, batch),
+    accessTokens: await drain(
+      () => db.accessToken.findMany({ where: { expiresAt: { lt: tokens } }, select: { tokenHash: true }, take }),
+      (ids) => db.accessToken.deleteMany({ where: { tokenHash: { in: ids } } }), (r) => r.tokenHash, batch),
+    refreshTokens: await drain(
+      () => db.refreshToken.findMany({ where: { expiresAt: { lt: tokens } }, select: { tokenHash: true }, take }),
+      (ids) => db.refreshToken.deleteMany({ where: { tokenHash: { in: ids } } }), (r) => r.tokenHash, batch),
+  };
+}
+
+/** Reads up to `batch` keys, deletes them, yields, repeats until a read comes back short. */
+async function drain<R>(
+  read: () => Promise<R[]>, remove: (keys: string[]) => Promise<{ count: number }>, key: (row: R) => string, batch: number,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await read();
+    if (rows.length === 0) return total;
+    total += (await remove(rows.map(key))).count;
+    if (rows.length < batch) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,62 @@
+import { db } from "../db";
+import { sha256 } from "../crypto";
+import type { Limit } from "./limits";
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  /** Hits counted in the current window, this one included. */
+  count: number;
+  /** Seconds until the window ends (0 when allowed): the `Retry-After` value. */
+  retryAfter: number;
+}
+
+/** The RateLimit key: the subject is hashed (no MSISDN or IP at rest) and the window index appended. */
+function windowOf(limit: Limit, subject: string, now: number) {
+  const windowMs = limit.windowSeconds * 1000;
+  const index = Math.floor(now / windowMs);
+  return {
+    key: `${limit.name}:${sha256(subject).slice(0, 32)}:${index}`,
+    windowStart: new Date(index * windowMs),
+    expiresAt: new Date((index + 1) * windowMs),
+  };
+}
+
+const verdict = (limit: Limit, count: number, expiresAt: Date, now: number): RateLimitVerdict => {
+  const allowed = count <= limit.limit;
+  return { allowed, count, retryAfter: allowed ? 0 : Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000)) };
+};
+
+/**
+ * Counts one hit against a fixed-window limit held in the database (so it holds across restarts
+ * and instances) and says whether it is within the limit. One statement: an upsert that creates
+ * the window's row or increments it and returns the new count (INSERT ... ON CONFLICT DO UPDATE
+ * ... RETURNING on SQLite and PostgreSQL). The key carries the window's index, so a new window is
+ * a new row and expired rows are never read (they wait for the purge).
+ */
+export async function hitRateLimit({ limit, subject, now = Date.now() }: {
+  limit: Limit; subject: string; now?: number;
+}): Promise<RateLimitVerdict> {
+  const w = windowOf(limit, subject, now);
+  const upsert = () => db.rateLimit.upsert({
+    where: { key: w.key },
+    create: { key: w.key, count: 1, windowStart: w.windowStart, expiresAt: w.expiresAt },
+    update: { count: { increment: 1 } },
+    select: { count: true },
+  });
+  // Should the engine ever emulate the upsert, two first hits can race to insert: the loser retries.
+  const row = await upsert().catch((err: { code?: string }) => {
+    if (err.code === "P2002") return upsert();
+    throw err;
+  });
+  return verdict(limit, row.count, w.expiresAt, now);
+}
+
+/** Reads a limit without counting a hit (one indexed read): whether the subject is over it now. */
+export async function peekRateLimit({ limit, subject, now = Date.now() }: {
+  limit: Limit; subject: string; now?: number;
+}): Promise<RateLimitVerdict> {
+  const w = windowOf(limit, subject, now);
+  const row = await db.rateLimit.findUnique({ where: { key: w.key }, select: { count: true } });
+  // `count` hits so far; one more is allowed while count < limit.
+  return verdict(limit, (row?.count ?? 0) + 1, w.expiresAt, now);
+}

@@ -1,0 +1,53 @@
+import { config } from "../config";
+
+/**
+ * Every abuse limit of the service in one place. Fixed policy is a constant here; the counts an
+ * operator may need to tune (a shared NAT, an SMS budget) come from the configuration.
+ * Windows are fixed windows (lib/security/hit-rate-limit.ts), so a burst of up to twice a limit
+ * can straddle a window boundary: the limits are sized for that.
+ */
+
+/** Consecutive wrong PINs (sign-in screen or handset) before a temporary lockout. */
+export const PIN_FAILURES_BEFORE_LOCKOUT = 5;
+
+/** Lockout length by lockout number (1st, 2nd, ...); the last step repeats until a successful sign-in or unlock. */
+export const PIN_LOCKOUT_STEPS_SECONDS = [5 * 60, 15 * 60, 60 * 60, 24 * 60 * 60] as const;
+
+/** Wrong submissions allowed per one-time code before it is dead and a new one must be requested. */
+export const MAX_CODE_ATTEMPTS = 3;
+
+export interface Limit {
+  /** Prefix of the RateLimit key. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** One-time codes sent to one MSISDN (known or not: the limit must not reveal which numbers exist). */
+export const otpSendsPerMsisdn = (): Limit =>
+  ({ name: "otp-msisdn", limit: config().OTP_SEND_LIMIT_PER_MSISDN, windowSeconds: 15 * 60 });
+
+/**
+ * "Request a new code" per authorization request. Resends are not counted per number: for an
+ * unknown number the typed digits are not kept, and counting only known numbers would reveal which
+ * exist. Sends to one number are therefore bounded by (1 + this) x the per-MSISDN limit.
+ */
+export const otpResendsPerRequest = (): Limit => ({ name: "otp-resend", limit: 3, windowSeconds: 60 * 60 });
+
+/** One-time codes requested from one client IP address, whatever the numbers (SMS pumping). */
+export const otpSendsPerIp = (): Limit =>
+  ({ name: "otp-ip", limit: config().OTP_SEND_LIMIT_PER_IP, windowSeconds: 60 * 60 });
+
+/** Failed client authentications for one client_id at /token, /revoke, /introspect. */
+export const clientAuthFailuresPerClient = (): Limit =>
+  ({ name: "client-auth", limit: config().CLIENT_AUTH_FAILURE_LIMIT, windowSeconds: 15 * 60 });
+
+/** Failed client authentications from one IP address, whatever the client_id (credential spraying). */
+export const clientAuthFailuresPerIp = (): Limit =>
+  ({ name: "client-auth-ip", limit: config().CLIENT_AUTH_FAILURE_LIMIT_PER_IP, windowSeconds: 15 * 60 });
+
+/** How long the n-th lockout (1-based) lasts, in seconds. */
+export function lockoutSeconds(lockoutNumber: number): number {
+  const i = Math.min(Math.max(lockoutNumber, 1), PIN_LOCKOUT_STEPS_SECONDS.length) - 1;
+  return PIN_LOCKOUT_STEPS_SECONDS[i]!;
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { randomToken, sha256 } from "@/lib/crypto";
+import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
+import { getHotStore } from "./get-hot-store";
+import { setStatementListener } from "./statement-listener";
+
+// The hot-path store and Prisma share one database: each must read exactly what the other wrote
+// (Prisma's storage format: DateTime text / timestamp, Boolean 0/1 / bool), in both directions.
+const ms = (d: Date | null | undefined) => d?.getTime() ?? null;
+
+describe("hot-path store <-> Prisma storage format", () => {
+  it("reads a subscriber, session, grant and code Prisma wrote", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber({ attributes: { lockedUntil: new Date("2030-01-02T03:04:05.678Z") } });
+    const store = getHotStore();
+    const read = await store.findSubscriber(subscriber.id);
+    expect(read).toEqual(await db.subscriber.findUnique({ where: { id: subscriber.id } }));
+    expect(read?.emailVerified).toBe(true);
+    expect(read?.lockedUntil?.toISOString()).toBe("2030-01-02T03:04:05.678Z");
+    expect(await store.findSubscriberStatus(subscriber.id)).toBe("active");
+    expect(await store.findSubscriber("nobody")).toBeNull();
+
+    const browserIdHash = sha256(randomToken(32));
+    const now = new Date();
+    const authTime = new Date(now.getTime() - 5000);
+    const live = await db.session.create({ data: { id: randomUUID(), browserIdHash, subscriberId: subscriber.id, authTime,
+      acr: "3", amr: "otp sms pin", expiresAt: new Date(now.getTime() + 60_000) } });
+    await db.session.create({ data: { id: randomUUID(), browserIdHash, subscriberId: subscriber.id, authTime,
+      acr: "3", amr: "otp", expiresAt: new Date(now.getTime() - 1) } }); // expired: not live
+    await db.session.create({ data: { id: randomUUID(), browserIdHash, subscriberId: subscriber.id, authTime,
+      acr: "3", amr: "otp", expiresAt: new Date(now.getTime() + 60_000), endedAt: now } }); // ended
+    const sessions = await store.findLiveSessions({ browserIdHash, now });
+    expect(sessions).toEqual([{ id: live.id, subscriberId: subscriber.id, authTime, acr: "3", amr: "otp sms pin" }]);
+    expect(await store.findLiveSessions({ browserIdHash, now, msisdn: subscriber.msisdn })).toHaveLength(1);
+    expect(await store.findLiveSessions({ browserIdHash, now, msisdn: "000" })).toHaveLength(0);
+    expect(await store.findLiveSessions({ browserIdHash, now, subscriberId: "other" })).toHaveLength(0);
+
+    await db.grant.create({ data: { id: randomUUID(), subscriberId: subscriber.id, clientId: client.id, scope: "openid profile" } });
+    expect(await store.findGrantScope({ subscriberId: subscriber.id, clientId: client.id })).toBe("openid profile");
+    expect(await store.findGrantScope({ subscriberId: subscriber.id, clientId: "other" })).toBeNull();
+
+    const codeHash = sha256(randomToken(32));
+    await db.authorizationCode.create({ data: { codeHash, clientId: client.id, subscriberId: subscriber.id,
+      redirectUri: client.redirectUri, scope: "openid", acr: "3", amr: "otp", authTime, expiresAt: new Date(now.getTime() + 60_000) } });
+    expect(await store.findAuthorizationCode(codeHash)).toEqual(await db.authorizationCode.findUnique({ where: { codeHash } }));
+  });
+
+  it("writes codes and tokens Prisma reads, spends each code and refresh token once", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    const store = getHotStore();
+    const now = new Date(Date.now() - 1234);
+    const authTime = new Date(now.getTime() - 60_000);
+    const codeHash = sha256(randomToken(32));
+    await store.insertAuthorizationCode({ codeHash, clientId: client.id, subscriberId: subscriber.id, sessionId: null,
+      redirectUri: client.redirectUri, scope: "openid offline_access", nonce: "n", acr: "3", amr: "otp sms pin", authTime,
+      expiresAt: new Date(now.getTime() + 60_000), codeChallenge: null, claimsLocales: "fr en" });
+    const code = await db.authorizationCode.findUniqueOrThrow({ where: { codeHash } });
+    expect(code).toMatchObject({ nonce: "n", claimsLocales: "fr en", usedAt: null, sessionId: null });
+    expect(ms(code.authTime)).toBe(authTime.getTime());
+    expect(code.createdAt).toBeInstanceOf(Date);
+    expect(await store.findAuthorizationCode(codeHash)).toEqual(code);
+
+    const familyId = randomToken(16);
+    const accessHash = sha256(randomToken(32));
+    const refreshHash = sha256(randomToken(32));
+    const common = { clientId: client.id, subscriberId: subscriber.id, scope: "openid offline_access", codeHash, acr: "3", authTime };
+    const statements: string[] = [];
+    setStatementListener((sql) => statements.push(sql));
+    const redeemed = await store.redeemAuthorizationCode({ codeHash, usedAt: now,
+      accessToken: { ...common, tokenHash: accessHash, familyId, expiresAt: new Date(now.getTime() + 3600_000) },
+      refreshToken: { ...common, tokenHash: refreshHash, familyId, amr: "otp sms pin", expiresAt: new Date(now.getTime() + 86_400_000) } });
+    setStatementListener(null);
+    expect(redeemed).toBe(true);
+    expect(statements.map((s) => s.split(" ")[0])).toEqual(["BEGIN", "UPDATE", "INSERT", "INSERT", "COMMIT"]);
+    expect(ms((await db.authorizationCode.findUniqueOrThrow({ where: { codeHash } })).usedAt)).toBe(now.getTime());
+    const access = await db.accessToken.findUniqueOrThrow({ where: { tokenHash: accessHash } });
+    expect(access).toMatchObject({ familyId, revokedAt: null, scope: "openid offline_access" });
+    expect(await store.findAccessToken(accessHash)).toEqual(access);
+    // A second redemption writes nothing.
+    expect(await store.redeemAuthorizationCode({ codeHash, usedAt: new Date(),
+      accessToken: { ...common, tokenHash: sha256(randomToken(32)), expiresAt: new Date() } })).toBe(false);
+    expect(await db.accessToken.count({ where: { codeHash } })).toBe(1);
+
+    // Prisma's revocation is seen by the store; rotation spends the refresh token once.
+    const refresh = await store.findRefreshToken(refreshHash);
+    expect(refresh).toEqual(await db.refreshToken.findUniqueOrThrow({ where: { tokenHash: refreshHash } }));
+    const nextHash = sha256(randomToken(32));
+    const rotate = () => store.rotateRefreshToken({ tokenHash: refreshHash, usedAt: new Date(),
+      next: { ...common, tokenHash: nextHash, familyId, amr: "otp sms pin", expiresAt: refresh!.expiresAt },
+      accessToken: { ...common, tokenHash: sha256(randomToken(32)), familyId, expiresAt: new Date(Date.now() + 1000) } });
+    expect(await rotate()).toBe(true);
+    expect(await rotate()).toBe(false);
+    expect(await db.refreshToken.count({ where: { familyId } })).toBe(2);
+    await db.refreshToken.updateMany({ where: { tokenHash: nextHash }, data: { revokedAt: new Date() } });
+    expect((await store.findRefreshToken(nextHash))?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: waits for a write lock another connection holds instead of failing or blocking the event loop", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    const codeHash = sha256(randomToken(32));
+    const row = { codeHash, clientId: client.id, subscriberId: subscriber.id, redirectUri: client.redirectUri, scope: "openid",
+      acr: "2", amr: "otp", authTime: new Date(), expiresAt: new Date(Date.now() + 60_000) };
+    let insertDone = false;
+    // Prisma's interactive transaction holds the write lock across awaits; the store's insert must
+    // retry asynchronously (a synchronous busy wait would deadlock the transaction it waits for).
+    await db.$transaction(async (tx) => {
+      await tx.message.create({ data: { id: randomUUID(), msisdn: "0", body: "lock" } });
+      const insert = getHotStore().insertAuthorizationCode(row).then(() => { insertDone = true; });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(insertDone).toBe(false);
+      void insert;
+    });
+    await expect.poll(() => insertDone).toBe(true);
+    expect(await db.authorizationCode.count({ where: { codeHash } })).toBe(1);
+  });
+});

@@ -1,0 +1,49 @@
+import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
+
+/** An operator session usable for a new authorization (what the authorization fast path reads). */
+export interface LiveSessionRow {
+  id: string;
+  subscriberId: string;
+  authTime: Date;
+  acr: string;
+  amr: string;
+}
+
+/** A row to insert, column name -> value (Date and boolean are converted to the database's format). */
+export type InsertRow = Record<string, string | number | boolean | Date | null | undefined>;
+
+/**
+ * The hot-path statements of the full flow, refresh and the protected resources, as prepared
+ * statements on the store's own connection (SQLite: better-sqlite3 on the same file as Prisma;
+ * PostgreSQL: a `pg` pool). Everything else stays on Prisma. Rows have Prisma's model shapes and
+ * the store reads and writes Prisma's storage format (lib/store/README in the project README).
+ */
+export interface HotStore {
+  readonly dialect: "sqlite" | "postgresql";
+  /** Live sessions of a browser (not ended, not expired, subscriber active), newest sign-in first. */
+  findLiveSessions(args: { browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date }):
+    Promise<LiveSessionRow[]>;
+  /** The space-separated scopes of the remembered grant (subscriber x client), or null. */
+  findGrantScope(args: { subscriberId: string; clientId: string }): Promise<string | null>;
+  insertAuthorizationCode(row: InsertRow): Promise<void>;
+  findAuthorizationCode(codeHash: string): Promise<AuthorizationCode | null>;
+  /**
+   * One transaction: spend the code (only if unused), insert the access token, the refresh token
+   * when given, and the audit row when given. False (nothing written) when the code was already used.
+   */
+  redeemAuthorizationCode(args: {
+    codeHash: string; usedAt: Date; accessToken: InsertRow; refreshToken?: InsertRow; audit?: InsertRow;
+  }): Promise<boolean>;
+  findAccessToken(tokenHash: string): Promise<AccessToken | null>;
+  findRefreshToken(tokenHash: string): Promise<RefreshToken | null>;
+  /**
+   * One transaction: spend the refresh token (only if unused and unrevoked), insert its successor,
+   * the new access token and the audit row when given. False (nothing written) otherwise.
+   */
+  rotateRefreshToken(args: {
+    tokenHash: string; usedAt: Date; next: InsertRow; accessToken: InsertRow; audit?: InsertRow;
+  }): Promise<boolean>;
+  findSubscriber(id: string): Promise<Subscriber | null>;
+  findSubscriberStatus(id: string): Promise<string | null>;
+  close(): Promise<void>;
+}

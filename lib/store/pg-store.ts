@@ -1,0 +1,162 @@
+import pg, { type Pool, type PoolClient, type PoolConfig } from "pg";
+import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
+import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
+import { insertSql, liveSessionsSql, SQL, toModel } from "./sql";
+import { reportStatement } from "./statement-listener";
+
+const TIMESTAMP_OID = 1114; // timestamp without time zone: Prisma's DateTime column type (TIMESTAMP(3))
+
+/**
+ * Prisma stores DateTime in `timestamp(3)` (no zone) as UTC. node-postgres would parse such a value
+ * in the process's local zone, so it is parsed as UTC here; values are sent as ISO 8601 text with
+ * `Z`, which PostgreSQL reads as the UTC wall-clock time for a zone-less column.
+ */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === TIMESTAMP_OID) return (v: string) => new Date(`${v.replace(" ", "T")}Z`);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function pgValue(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  return v ?? null;
+}
+
+const asDate = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)));
+
+/** `?` placeholders numbered for PostgreSQL ($1, $2, ...); the SQL texts contain no other `?`. */
+function numbered(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}
+
+type Queryable = Pick<PoolClient, "query">;
+
+/**
+ * The hot-path store on PostgreSQL: a `pg` pool of its own (beside Prisma's), the same SQL as the
+ * SQLite store with numbered placeholders, each statement a named prepared statement (parsed once
+ * per connection). Transactions are READ COMMITTED like Prisma's: the conditional UPDATE that spends
+ * a code or a refresh token row-locks it, so of two concurrent redemptions exactly one updates a row.
+ */
+export class PgStore implements HotStore {
+  readonly dialect = "postgresql" as const;
+  private readonly pool: Pool;
+  private readonly names = new Map<string, { name: string; text: string }>();
+
+  constructor(connectionString: string, connectTimeoutMs: number) {
+    this.pool = new pg.Pool({ connectionString, max: 10, types, connectionTimeoutMillis: connectTimeoutMs } satisfies PoolConfig);
+    // An idle connection the server closed must not crash the process; the next query reconnects.
+    this.pool.on("error", () => undefined);
+  }
+
+  private prepared(sql: string) {
+    let p = this.names.get(sql);
+    if (!p) {
+      p = { name: `hot_${this.names.size + 1}`, text: numbered(sql) };
+      this.names.set(sql, p);
+    }
+    return p;
+  }
+
+  private async rows(on: Queryable, sql: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
+    reportStatement(sql);
+    return (await on.query({ ...this.prepared(sql), values })).rows;
+  }
+
+  private async count(on: Queryable, sql: string, values: unknown[]): Promise<number> {
+    reportStatement(sql);
+    return (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0;
+  }
+
+  private insert(on: Queryable, table: string, row: InsertRow) {
+    const { sql, values } = insertSql(table, row, pgValue);
+    return this.count(on, sql, values);
+  }
+
+  private async transaction(body: (c: Queryable) => Promise<boolean>): Promise<boolean> {
+    const c = await this.pool.connect();
+    let ok = false;
+    try {
+      reportStatement("BEGIN");
+      await c.query("BEGIN");
+      ok = await body(c);
+      reportStatement(ok ? "COMMIT" : "ROLLBACK");
+      await c.query(ok ? "COMMIT" : "ROLLBACK");
+      c.release();
+      return ok;
+    } catch (err) {
+      // A connection left in an unknown state is discarded rather than returned to the pool.
+      await c.query("ROLLBACK").catch(() => undefined);
+      c.release(err instanceof Error ? err : true);
+      throw err;
+    }
+  }
+
+  async findLiveSessions({ browserIdHash, subscriberId, msisdn, now }: {
+    browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date;
+  }): Promise<LiveSessionRow[]> {
+    const sql = liveSessionsSql({ bySubscriber: !!subscriberId, byMsisdn: !!msisdn });
+    const args: unknown[] = [browserIdHash, pgValue(now)];
+    if (subscriberId) args.push(subscriberId);
+    if (msisdn) args.push(msisdn);
+    return (await this.rows(this.pool, sql, args)).map((r) => ({ id: r.id as string,
+      subscriberId: r.subscriberId as string, authTime: asDate(r.authTime)!, acr: r.acr as string, amr: r.amr as string }));
+  }
+
+  async findGrantScope({ subscriberId, clientId }: { subscriberId: string; clientId: string }) {
+    return ((await this.rows(this.pool, SQL.grantScope, [subscriberId, clientId]))[0]?.scope as string | undefined) ?? null;
+  }
+
+  async insertAuthorizationCode(row: InsertRow) {
+    await this.insert(this.pool, "AuthorizationCode", row);
+  }
+
+  async findAuthorizationCode(codeHash: string) {
+    return toModel<AuthorizationCode>("AuthorizationCode", (await this.rows(this.pool, SQL.findCode, [codeHash]))[0], asDate);
+  }
+
+  redeemAuthorizationCode({ codeHash, usedAt, accessToken, refreshToken, audit }: {
+    codeHash: string; usedAt: Date; accessToken: InsertRow; refreshToken?: InsertRow; audit?: InsertRow;
+  }) {
+    return this.transaction(async (c) => {
+      if ((await this.count(c, SQL.spendCode, [pgValue(usedAt), codeHash])) !== 1) return false;
+      await this.insert(c, "AccessToken", accessToken);
+      if (refreshToken) await this.insert(c, "RefreshToken", refreshToken);
+      if (audit) await this.insert(c, "AuditEvent", audit);
+      return true;
+    });
+  }
+
+  async findAccessToken(tokenHash: string) {
+    return toModel<AccessToken>("AccessToken", (await this.rows(this.pool, SQL.findAccessToken, [tokenHash]))[0], asDate);
+  }
+
+  async findRefreshToken(tokenHash: string) {
+    return toModel<RefreshToken>("RefreshToken", (await this.rows(this.pool, SQL.findRefreshToken, [tokenHash]))[0], asDate);
+  }
+
+  rotateRefreshToken({ tokenHash, usedAt, next, accessToken, audit }: {
+    tokenHash: string; usedAt: Date; next: InsertRow; accessToken: InsertRow; audit?: InsertRow;
+  }) {
+    return this.transaction(async (c) => {
+      if ((await this.count(c, SQL.spendRefreshToken, [pgValue(usedAt), tokenHash])) !== 1) return false;
+      await this.insert(c, "RefreshToken", next);
+      await this.insert(c, "AccessToken", accessToken);
+      if (audit) await this.insert(c, "AuditEvent", audit);
+      return true;
+    });
+  }
+
+  async findSubscriber(id: string) {
+    return toModel<Subscriber>("Subscriber", (await this.rows(this.pool, SQL.findSubscriber, [id]))[0], asDate);
+  }
+
+  async findSubscriberStatus(id: string) {
+    return ((await this.rows(this.pool, SQL.subscriberStatus, [id]))[0]?.status as string | undefined) ?? null;
+  }
+
+  close() {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,71 @@
+import type { InsertRow } from "./hot-store";
+
+/**
+ * The hot-path SQL, written once for SQLite and PostgreSQL: every identifier double-quoted (the
+ * Prisma schema's model and field names, identical in both databases), `?` placeholders that the
+ * PostgreSQL store numbers ($1, $2, ...), no dialect-specific functions or casts.
+ */
+
+/** Columns whose values are DateTime / Boolean in the Prisma schema, by table (for reading rows back). */
+export const DATE_COLUMNS: Record<string, readonly string[]> = {
+  Session: ["authTime", "createdAt", "expiresAt", "endedAt"],
+  AuthorizationCode: ["authTime", "expiresAt", "usedAt", "createdAt"],
+  AccessToken: ["authTime", "expiresAt", "revokedAt", "createdAt"],
+  RefreshToken: ["authTime", "expiresAt", "usedAt", "revokedAt", "createdAt"],
+  Subscriber: ["lockedUntil", "createdAt", "updatedAt"],
+};
+export const BOOLEAN_COLUMNS: Record<string, readonly string[]> = { Subscriber: ["emailVerified"] };
+
+/** The live-session query with the optional hint filters (four fixed texts, each prepared once). */
+export function liveSessionsSql({ bySubscriber, byMsisdn }: { bySubscriber: boolean; byMsisdn: boolean }): string {
+  return `SELECT s."id", s."subscriberId", s."authTime", s."acr", s."amr" FROM "Session" s
+    JOIN "Subscriber" u ON u."id" = s."subscriberId"
+    WHERE s."browserIdHash" = ? AND s."endedAt" IS NULL AND s."expiresAt" > ? AND u."status" = 'active'`
+    + (bySubscriber ? ` AND s."subscriberId" = ?` : "")
+    + (byMsisdn ? ` AND u."msisdn" = ?` : "")
+    + ` ORDER BY s."authTime" DESC LIMIT 20`;
+}
+
+export const SQL = {
+  grantScope: `SELECT "scope" FROM "Grant" WHERE "subscriberId" = ? AND "clientId" = ?`,
+  findCode: `SELECT * FROM "AuthorizationCode" WHERE "codeHash" = ?`,
+  spendCode: `UPDATE "AuthorizationCode" SET "usedAt" = ? WHERE "codeHash" = ? AND "usedAt" IS NULL`,
+  findAccessToken: `SELECT * FROM "AccessToken" WHERE "tokenHash" = ?`,
+  findRefreshToken: `SELECT * FROM "RefreshToken" WHERE "tokenHash" = ?`,
+  spendRefreshToken:
+    `UPDATE "RefreshToken" SET "usedAt" = ? WHERE "tokenHash" = ? AND "usedAt" IS NULL AND "revokedAt" IS NULL`,
+  findSubscriber: `SELECT * FROM "Subscriber" WHERE "id" = ?`,
+  subscriberStatus: `SELECT "status" FROM "Subscriber" WHERE "id" = ?`,
+} as const;
+
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+
+/** `@default(now())` columns: Prisma fills them in the client, so the store does too (same format). */
+const NOW_DEFAULTS: Record<string, string> = {
+  AuthorizationCode: "createdAt", AccessToken: "createdAt", RefreshToken: "createdAt", AuditEvent: "at",
+};
+
+/**
+ * `INSERT INTO "table" ("a", "b") VALUES (?, ?)` and its values for a row (undefined values left
+ * out, so the column default applies; `@default(now())` columns filled like Prisma does). Names come
+ * from our code, never from a request; they are checked anyway because they are spliced into the SQL.
+ */
+export function insertSql(table: string, row: InsertRow, convert: (v: unknown) => unknown): { sql: string; values: unknown[] } {
+  const nowColumn = NOW_DEFAULTS[table];
+  const full: InsertRow = nowColumn && row[nowColumn] === undefined ? { ...row, [nowColumn]: new Date() } : row;
+  const columns = Object.keys(full).filter((c) => full[c] !== undefined);
+  for (const name of [table, ...columns]) {
+    if (!IDENTIFIER.test(name)) throw new Error(`invalid SQL identifier ${JSON.stringify(name)}`);
+  }
+  const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+  return { sql, values: columns.map((c) => convert(full[c])) };
+}
+
+/** Converts the DateTime / Boolean columns of a row as read from the database into Prisma's types. */
+export function toModel<T>(table: string, row: Record<string, unknown> | undefined, date: (v: unknown) => Date | null):
+  T | null {
+  if (!row) return null;
+  for (const c of DATE_COLUMNS[table] ?? []) if (c in row) row[c] = date(row[c]);
+  for (const c of BOOLEAN_COLUMNS[table] ?? []) if (c in row && row[c] !== null) row[c] = Boolean(row[c]);
+  return row as T;
+}

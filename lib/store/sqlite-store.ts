@@ -1,0 +1,180 @@
+import Database from "better-sqlite3";
+import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
+import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
+import { insertSql, liveSessionsSql, SQL, toModel } from "./sql";
+import { reportStatement } from "./statement-listener";
+
+
+/**
+ * Prisma's SQLite storage format (@prisma/adapter-better-sqlite3, `timestampFormat` "iso8601"):
+ * DateTime as ISO 8601 text with `+00:00` instead of `Z`, Boolean as 0/1. Text comparisons of
+ * these strings order like the instants they denote, so `expiresAt > ?` works on the text.
+ */
+export function sqliteValue(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString().replace("Z", "+00:00");
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return v ?? null;
+}
+
+function sqliteDate(v: unknown): Date | null {
+  if (v === null || v === undefined) return null;
+  // ISO text (Prisma), `YYYY-MM-DD HH:MM:SS` (a CURRENT_TIMESTAMP column default, UTC) or epoch ms.
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
+  const s = String(v);
+  return new Date(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(s) ? `${s.replace(" ", "T")}Z` : s);
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The hot-path store on SQLite: a dedicated better-sqlite3 connection to Prisma's database file.
+ * Statements are prepared once; a transaction runs synchronously (BEGIN IMMEDIATE .. COMMIT in one
+ * turn of the event loop), so it never holds the write lock across an await. The connection's
+ * busy timeout is 0 and a locked database is retried asynchronously (up to busyWaitMs): Prisma's
+ * interactive transactions in this same process hold the lock across awaits, and a synchronous
+ * busy wait would block the very event loop they need to commit.
+ */
+export class SqliteStore implements HotStore {
+  readonly dialect = "sqlite" as const;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** `busyWaitMs`: how long a statement waits for another connection's lock (lib/db.ts's bound). */
+  constructor(file: string, private readonly busyWaitMs: number) {
+    // fileMustExist: a database file that has gone missing is an error (503), never re-created empty.
+    this.db = new Database(file, { timeout: 0, fileMustExist: true });
+    // WAL is persistent in the file (scripts/sqlite-wal.mjs sets it at deploy); synchronous=NORMAL
+    // is what better-sqlite3 uses for WAL databases, and what Prisma's connection runs with: a commit
+    // survives a crash of the process; the last ones may be lost on power loss (README, durability).
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private get(sql: string, args: unknown[]): Record<string, unknown> | undefined {
+    reportStatement(sql);
+    return this.stmt(sql).get(...args) as Record<string, unknown> | undefined;
+  }
+
+  private run(sql: string, args: unknown[]): number {
+    reportStatement(sql);
+    return this.stmt(sql).run(...args).changes;
+  }
+
+  private insert(table: string, row: InsertRow) {
+    const { sql, values } = insertSql(table, row, sqliteValue);
+    this.run(sql, values);
+  }
+
+  /** Runs a synchronous operation, retrying asynchronously while another connection holds the lock. */
+  private async retry<T>(op: () => T): Promise<T> {
+    const deadline = Date.now() + this.busyWaitMs;
+    for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+      try {
+        return op();
+      } catch (err) {
+        if (!isBusy(err) || Date.now() >= deadline) throw err;
+      }
+      await sleep(delay);
+    }
+  }
+
+  /** BEGIN IMMEDIATE .. COMMIT around `body` (ROLLBACK when it throws or returns false). */
+  private transaction(body: () => boolean): Promise<boolean> {
+    return this.retry(() => {
+      this.run("BEGIN IMMEDIATE", []);
+      let ok = false;
+      try {
+        ok = body();
+      } finally {
+        if (ok) this.run("COMMIT", []);
+        else if (this.db.inTransaction) this.run("ROLLBACK", []);
+      }
+      return ok;
+    });
+  }
+
+  findLiveSessions({ browserIdHash, subscriberId, msisdn, now }: {
+    browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date;
+  }): Promise<LiveSessionRow[]> {
+    const sql = liveSessionsSql({ bySubscriber: !!subscriberId, byMsisdn: !!msisdn });
+    const args: unknown[] = [browserIdHash, sqliteValue(now)];
+    if (subscriberId) args.push(subscriberId);
+    if (msisdn) args.push(msisdn);
+    return this.retry(() => {
+      reportStatement(sql);
+      const rows = this.stmt(sql).all(...args) as Array<Record<string, unknown>>;
+      return rows.map((r) => ({ id: r.id as string, subscriberId: r.subscriberId as string,
+        authTime: sqliteDate(r.authTime)!, acr: r.acr as string, amr: r.amr as string }));
+    });
+  }
+
+  findGrantScope({ subscriberId, clientId }: { subscriberId: string; clientId: string }): Promise<string | null> {
+    return this.retry(() => (this.get(SQL.grantScope, [subscriberId, clientId])?.scope as string | undefined) ?? null);
+  }
+
+  insertAuthorizationCode(row: InsertRow): Promise<void> {
+    return this.retry(() => this.insert("AuthorizationCode", row));
+  }
+
+  findAuthorizationCode(codeHash: string) {
+    return this.retry(() => toModel<AuthorizationCode>("AuthorizationCode", this.get(SQL.findCode, [codeHash]), sqliteDate));
+  }
+
+  redeemAuthorizationCode({ codeHash, usedAt, accessToken, refreshToken, audit }: {
+    codeHash: string; usedAt: Date; accessToken: InsertRow; refreshToken?: InsertRow; audit?: InsertRow;
+  }): Promise<boolean> {
+    return this.transaction(() => {
+      if (this.run(SQL.spendCode, [sqliteValue(usedAt), codeHash]) !== 1) return false;
+      this.insert("AccessToken", accessToken);
+      if (refreshToken) this.insert("RefreshToken", refreshToken);
+      if (audit) this.insert("AuditEvent", audit);
+      return true;
+    });
+  }
+
+  findAccessToken(tokenHash: string) {
+    return this.retry(() => toModel<AccessToken>("AccessToken", this.get(SQL.findAccessToken, [tokenHash]), sqliteDate));
+  }
+
+  findRefreshToken(tokenHash: string) {
+    return this.retry(() => toModel<RefreshToken>("RefreshToken", this.get(SQL.findRefreshToken, [tokenHash]), sqliteDate));
+  }
+
+  rotateRefreshToken({ tokenHash, usedAt, next, accessToken, audit }: {
+    tokenHash: string; usedAt: Date; next: InsertRow; accessToken: InsertRow; audit?: InsertRow;
+  }): Promise<boolean> {
+    return this.transaction(() => {
+      if (this.run(SQL.spendRefreshToken, [sqliteValue(usedAt), tokenHash]) !== 1) return false;
+      this.insert("RefreshToken", next);
+      this.insert("AccessToken", accessToken);
+      if (audit) this.insert("AuditEvent", audit);
+      return true;
+    });
+  }
+
+  findSubscriber(id: string) {
+    return this.retry(() => toModel<Subscriber>("Subscriber", this.get(SQL.findSubscriber, [id]), sqliteDate));
+  }
+
+  findSubscriberStatus(id: string): Promise<string | null> {
+    return this.retry(() => (this.get(SQL.subscriberStatus, [id])?.status as string | undefined) ?? null);
+  }
+
+  async close() {
+    this.db.close();
+  }
+}

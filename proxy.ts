@@ -1,0 +1,47 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { escapeHtml } from "@/lib/http/html";
+import { hstsHeaders, MAX_URL_BYTES, pageCsp } from "@/lib/http/security-headers";
+
+/**
+ * Next.js Proxy (the renamed middleware) in front of the rendered pages: a fresh CSP nonce per
+ * request, passed to the renderer in the request's `Content-Security-Policy` header (Next.js reads
+ * the `'nonce-…'` source from it and puts the nonce on its own scripts) and sent in the response;
+ * HSTS over HTTPS; over-long URLs refused with 414 before anything renders.
+ * The protocol endpoints are not matched (they answer JSON or their own script-free HTML and set
+ * their headers in lib/, so the lean server path gets them too).
+ */
+export function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  if (pathname.length + search.length > MAX_URL_BYTES) return uriTooLong();
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return NextResponse.next({ headers: hstsHeaders() });
+  }
+  const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
+  // The sign-in screens carry their own form-action (the client's redirect URI) in a <meta> policy.
+  const csp = pageCsp({ nonce, formAction: !pathname.startsWith("/interaction/") });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("content-security-policy", csp);
+  requestHeaders.set("x-nonce", nonce);
+  const res = NextResponse.next({ request: { headers: requestHeaders } });
+  res.headers.set("Content-Security-Policy", csp);
+  for (const [k, v] of Object.entries(hstsHeaders())) res.headers.set(k, v);
+  return res;
+}
+
+function uriTooLong(): Response {
+  const text = "The request address is too long.";
+  return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(text)}</title>`
+    + `</head><body><h1>${escapeHtml(text)}</h1></body></html>`, {
+    status: 414,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+      "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+export const config = {
+  matcher: [
+    // Everything but static assets and the protocol endpoints (token, resources, metadata, authorize,
+    // logout, health, next-auth), which never render a React page.
+    "/((?!_next/static|_next/image|favicon\\.ico|token|premiuminfo|userinfo|revoke|introspect|jwks|\\.well-known|authorize|logout|api/).*)",
+  ],
+};

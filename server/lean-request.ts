@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * The part of a Web `Request` the protocol handlers in lib/ use (method, url, headers, body as a
+ * stream or text, signal), built straight from Node's IncomingMessage. A full undici `Request`
+ * with a body costs ~30-60 µs of CPU per request on this hardware (bench/README.md, "lean
+ * server"), a large share of a 3-request flow; this costs a `Headers` object (~2 µs).
+ * The body arrives already buffered (see readBody), capped at `cap` bytes: the handlers refuse
+ * anything above their own, smaller limit (lib/http/params.ts MAX_BODY_BYTES).
+ */
+export class LeanRequest {
+  readonly headers: Headers;
+  private controller?: AbortController;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    private readonly incoming: IncomingMessage,
+    private readonly outgoing: ServerResponse,
+    private readonly bytes: Buffer | null,
+  ) {
+    const h = new Headers();
+    const raw = incoming.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) h.append(raw[i]!, raw[i + 1]!);
+    // As Next.js does (base-server): the peer address when no proxy set the header; read by
+    // lib/http/client-ip.ts for per-IP limits and the audit log.
+    if (!h.has("x-forwarded-for") && incoming.socket.remoteAddress) h.set("x-forwarded-for", incoming.socket.remoteAddress);
+    this.headers = h;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    const bytes = this.bytes;
+    if (!bytes) return null;
+    return new ReadableStream<Uint8Array>({
+      start(c) {
+        if (bytes.length) c.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        c.close();
+      },
+    });
+  }
+
+  get bodyUsed(): boolean {
+    return false;
+  }
+
+  async text(): Promise<string> {
+    return this.bytes ? this.bytes.toString("utf8") : "";
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.bytes ?? Buffer.alloc(0);
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  async formData(): Promise<FormData> {
+    // Rarely used by the hot handlers: delegate to undici's parser through a real Request.
+    return new Request(this.url, { method: this.method, headers: this.headers, body: this.bytes as unknown as BodyInit }).formData();
+  }
+
+  /** Aborted when the client goes away before the response is finished (long polls use it). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const abort = () => {
+        if (!this.outgoing.writableFinished) controller.abort();
+      };
+      this.outgoing.once("close", abort);
+      this.incoming.once("aborted", abort);
+    }
+    return this.controller.signal;
+  }
+}
+
+/** Reads a request body into memory, keeping at most `cap` bytes (the rest is drained and dropped). */
+export function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (size <= cap) chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once("error", reject);
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The production server (`npm start`, the tests, the benchmark): one node:http server that answers
+ * the protocol endpoints itself (server/routes.ts: the same route modules, without Next.js's
+ * request pipeline) and hands every other request (the screens, the device pages, the playground,
+ * static assets) to Next.js's request handler in the same process. Built by `npm run build`
+ * (esbuild, scripts/build-server.mjs) into <NEXT_DIST_DIR>/server.mjs beside the Next.js build; run
+ * from the project directory as `node .next/server.mjs`.
+ *
+ * Environment: PORT, HOST (default 127.0.0.1), NEXT_DIST_DIR (the Next.js build directory, as
+ * next.config.js reads it), LEAN_SERVER=off to send every request through Next.js (comparison).
+ */
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { headersFor, type HeaderRule } from "./config-headers";
+import { LeanRequest, readBody } from "./lean-request";
+import { HOT_PATHS, hotRoute } from "./routes";
+import { writeResponse } from "./write-response";
+import { MAX_BODY_BYTES } from "../lib/http/params";
+import { config } from "../lib/config";
+import { logger } from "../lib/log";
+
+(process.env as Record<string, string>).NODE_ENV = "production";
+// Started from the project directory (as `next start` is): next.config.js, .env files and the build live there.
+const root = process.cwd();
+
+async function main() {
+  // .env files, as `next start` loads them (CommonJS module: the function may sit on `default`).
+  const nextEnv = (await import("@next/env")) as unknown as { loadEnvConfig?: EnvLoader; default?: { loadEnvConfig: EnvLoader } };
+  (nextEnv.loadEnvConfig ?? nextEnv.default!.loadEnvConfig)(root, false);
+  const port = config().PORT;
+  const host = process.env.HOST || "127.0.0.1";
+  const nextModule = (await import("next")) as unknown as { default: (o: object) => NextApp };
+  const app = nextModule.default({ dev: false, dir: root, hostname: host, port });
+  await app.prepare();
+  const nextHandler = app.getRequestHandler();
+
+  // next.config.js headers() per hot path, resolved once; null: that path goes to Next.js.
+  const nextConfig = (await import(pathToFileURL(path.join(root, "next.config.js")).href)).default as {
+    headers?: () => Promise<HeaderRule[]>;
+  };
+  const rules = (await nextConfig.headers?.()) ?? [];
+  const lean = process.env.LEAN_SERVER !== "off";
+  const fixed = new Map<string, Array<[string, string]>>();
+  for (const p of HOT_PATHS) {
+    const h = lean ? headersFor(rules, p) : null;
+    if (h) fixed.set(p, h);
+    else if (lean) logger.warn({ path: p }, "next.config.js headers() not understood: path served by Next.js");
+  }
+  const bodyCap = 2 * MAX_BODY_BYTES;
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const method = req.method ?? "GET";
+    const headers = fixed.get(pathname);
+    const handler = headers && hotRoute(pathname, method);
+    if (!handler || !url.startsWith("/")) {
+      void nextHandler(req, res);
+      return;
+    }
+    void serveHot(req, res, handler, headers, method, url);
+  });
+
+  async function serveHot(req: http.IncomingMessage, res: http.ServerResponse,
+    handler: (r: Request) => Promise<Response>, headers: Array<[string, string]>, method: string, url: string) {
+    try {
+      const body = method === "POST" ? await readBody(req, bodyCap) : null;
+      const request = new LeanRequest(method, `${origin}${url}`, req, res, body) as unknown as Request;
+      await writeResponse(res, await handler(request), headers, false);
+    } catch (err) {
+      // The route modules turn every error into a response; this is the adapter itself failing.
+      logger.error({ err }, "lean server: request failed");
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        for (const [k, v] of headers) res.setHeader(k, v);
+        res.setHeader("content-type", "application/json; charset=utf-8");
+        res.setHeader("cache-control", "no-store");
+        res.end(JSON.stringify({ error: "server_error", error_description: "The server could not complete the request." }));
+      } else res.destroy();
+    }
+  }
+
+  // Request URLs get the issuer's origin: the handlers read only the path and query from them.
+  const origin = new URL(config().ISSUER).origin;
+  server.keepAliveTimeout = 5000;
+  server.listen(port, host, () => {
+    logger.info({ url: `http://${host}:${port}`, lean: lean ? HOT_PATHS.filter((p) => fixed.has(p)) : [] },
+      "operator identity service listening");
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+type EnvLoader = (dir: string, dev: boolean) => unknown;
+
+interface NextApp {
+  prepare(): Promise<void>;
+  getRequestHandler(): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+}
+
+main().catch((err) => {
+  logger.fatal({ err }, "server failed to start");
+  process.exit(1);
+});

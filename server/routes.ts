@@ -1,0 +1,37 @@
+import * as authorize from "../app/authorize/route";
+import * as discovery from "../app/.well-known/openid-configuration/route";
+import * as health from "../app/api/health/route";
+import * as introspect from "../app/introspect/route";
+import * as jwks from "../app/jwks/route";
+import * as premiuminfo from "../app/premiuminfo/route";
+import * as revoke from "../app/revoke/route";
+import * as token from "../app/token/route";
+import * as userinfo from "../app/userinfo/route";
+
+export type RouteHandler = (req: Request) => Promise<Response>;
+
+/**
+ * The endpoints the lean server answers without Next.js: the very route modules Next.js serves
+ * (app/**\/route.ts, so both paths run the same code), by exact path and method. Other methods of
+ * these paths (HEAD, OPTIONS, 405s) and every other path go to Next.js.
+ */
+const modules: Record<string, Partial<Record<"GET" | "POST", RouteHandler>>> = {
+  "/authorize": authorize,
+  "/token": token,
+  "/premiuminfo": premiuminfo,
+  "/userinfo": userinfo,
+  "/jwks": jwks,
+  "/.well-known/openid-configuration": discovery,
+  "/revoke": revoke,
+  "/introspect": introspect,
+  "/api/health": health,
+};
+
+export const HOT_PATHS = Object.keys(modules);
+
+/** The handler for a path and method, or undefined (then Next.js answers). */
+export function hotRoute(path: string, method: string): RouteHandler | undefined {
+  const m = modules[path];
+  if (!m) return undefined;
+  return method === "GET" ? m.GET : method === "POST" ? m.POST : undefined;
+}
