@@ -13,6 +13,10 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "pino", "pg"],
   poweredByHeader: false,
+  // No automatic 308 from "/path/" to "/path": it copies the whole URL into two response headers
+  // (Location and Refresh), so an 8 KB request URL became a 16 KB+ answer that clients refuse;
+  // proxy.ts answers over-long URLs with 414 instead, and nothing links to a trailing slash.
+  skipTrailingSlashRedirect: true,
   reactStrictMode: true,
   async headers() {
     const noStore = [{ key: "Cache-Control", value: "no-store" }];

@@ -129,7 +129,7 @@ async function main() {
 
   if (opts.servers.includes("ours")) {
     await withServer(() => startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf }), async (t) => {
-      t.notes = "next start (production build), SQLite file in WAL mode, LOG_LEVEL=warn; client and subscriber created "
+      t.notes = "the production server (server/main.ts: protocol endpoints lean, the rest through Next.js; production build), SQLite file in WAL mode, LOG_LEVEL=warn; client and subscriber created "
         + "with the admin CLI; the signed-in session and remembered consent are inserted rows (bench/lib/ours.mjs).";
       const shared = await measureTarget(t, { repeats: opts.repeats });
       if (opts.queries && shared.premiuminfo?.accessToken) results.readCost = readCost(t, shared.premiuminfo.accessToken);

@@ -4,6 +4,7 @@
 // - success: human text on stdout, or with --json exactly one JSON object on stdout; exit 0.
 // - failure: without --json one line on stderr; with --json one `{"error": "..."}` object on stdout
 //   (stdout, so a script reads one stream whatever happens); exit 1. Bad input changes nothing.
+import os from "node:os";
 import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 
@@ -46,6 +47,10 @@ const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { getActiveKey } = await import("../lib/keys/key-store");
 const { encryptMsisdn } = await import("../lib/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
+const { recordAuditEvent } = await import("../lib/audit/record-audit-event");
+const { listAuditEvents } = await import("../lib/audit/list-audit-events");
+const { pseudonymiseSubscriber } = await import("../lib/audit/pseudonymise-subscriber");
+const { withdrawConsent } = await import("../lib/subscribers/withdraw-consent");
 const { listDevices } = await import("../lib/devices/list-devices");
 const { revokeDevice } = await import("../lib/devices/revoke-device");
 const { purgeExpired } = await import("../lib/maintenance/purge-expired");
@@ -105,6 +110,39 @@ function act<A extends unknown[]>(fn: (...args: A) => Promise<Output>) {
     const out = await fn(...args);
     process.stdout.write(jsonMode ? `${JSON.stringify(out.json)}\n` : `${out.text.join("\n")}\n`);
   };
+}
+
+/**
+ * Commands that change something are written to the audit log after they succeed (type
+ * `admin_<group>_<command>`, e.g. admin_subscriber_unlock), with the subscriber pseudonymised and
+ * the operating-system user as the actor. Read-only commands are not logged.
+ */
+const AUDITED = new Set([
+  "client create", "client delete", "client rotate-secret", "client set", "subscriber create", "subscriber set-pin",
+  "subscriber suspend", "subscriber activate", "subscriber unlock", "subscriber withdraw-consent", "device revoke",
+  "purge-expired", "keys rotate",
+]);
+program.hook("postAction", async (_program, command) => {
+  const group = command.parent && command.parent !== program ? command.parent.name() : "";
+  const name = group ? `${group} ${command.name()}` : command.name();
+  if (!AUDITED.has(name)) return;
+  const opts = command.opts() as { msisdn?: string; client?: string };
+  const first = command.args[0];
+  const msisdn = group === "subscriber" ? (opts.msisdn ?? first) : undefined;
+  const subscriber = msisdn ? await getSubscriberByMsisdn({ msisdn: normalizeMsisdn(msisdn) }) : null;
+  const clientId = group === "client" ? first : opts.client;
+  await recordAuditEvent({
+    type: `admin_${name.replace(/[ -]/g, "_")}`, outcome: "success", subscriberId: subscriber?.id, clientId,
+    detail: { command: name, actor: operatorName(), ...(group === "device" && first ? { device_id: first } : {}) },
+  });
+});
+
+function operatorName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return "unknown";
+  }
 }
 
 const expiresIn = () =>
@@ -224,6 +262,17 @@ subscriberGroup.command("activate <msisdn>").description("re-activate a suspende
 subscriberGroup.command("unlock <msisdn>").description("clear a PIN lockout")
   .action(act(async (msisdn: string) => one(await unlockSubscriber({ msisdn }), "Lockout cleared.")));
 
+subscriberGroup.command("withdraw-consent <msisdn>")
+  .description("withdraw the subscriber's remembered consent for a client and revoke that client's tokens")
+  .requiredOption("--client <client_id>", "the client")
+  .action(act(async (msisdn: string, o: { client: string }) => {
+    const r = await withdrawConsent({ msisdn, clientId: o.client });
+    return {
+      json: { msisdn: normalizeMsisdn(msisdn), client_id: o.client, withdrawn: true, revoked_tokens: r.revokedTokens },
+      text: [`Consent withdrawn; ${r.revokedTokens} token(s) revoked. The next sign-in to ${o.client} asks again.`],
+    };
+  }));
+
 subscriberGroup.command("encr-msisdn <msisdn>").description("ENCR_MSISDN value for login_hint=ENCR_MSISDN:<hex>")
   .action(act(async (raw: string) => {
     const msisdn = normalizeMsisdn(raw);
@@ -277,6 +326,45 @@ program.command("purge-expired").description("delete expired requests, codes, me
     return {
       json: { purged: counts },
       text: Object.entries(counts).map(([table, n]) => `${table}: ${n} row(s) deleted`),
+    };
+  }));
+
+// ---- audit log ----
+/** `--since`: an ISO 8601 time, or a duration back from now (`30m`, `2h`, `7d`). */
+function parseSince(value: string): Date {
+  const m = /^(\d+)([smhd])$/.exec(value);
+  if (m) return new Date(Date.now() - Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as "s"] * 1000);
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw new AdminError(`--since must be an ISO 8601 time or a duration like 30m, 2h, 7d`);
+  return d;
+}
+
+program.command("audit").description("list the audit log, newest first (subscribers appear pseudonymised)")
+  .option("--type <type>", "event type, e.g. sign_in, pin_lockout, consent_given, token_issued, admin_subscriber_unlock")
+  .option("--subscriber <msisdn>", "only this subscriber's events")
+  .option("--client <client_id>", "only this client's events")
+  .option("--since <time>", "ISO 8601 time or duration back from now (30m, 2h, 7d)")
+  .option("--limit <n>", "at most n events (1-10000)", "100")
+  .action(act(async (o: { type?: string; subscriber?: string; client?: string; since?: string; limit: string }) => {
+    const limit = Number(o.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdminError("--limit must be an integer from 1 to 10000");
+    const subscriberRef = o.subscriber
+      ? pseudonymiseSubscriber((await getSubscriberByMsisdnOrThrow({ msisdn: o.subscriber })).id)
+      : undefined;
+    const events = await listAuditEvents({
+      type: o.type, subscriberRef, clientId: o.client, since: o.since ? parseSince(o.since) : undefined, limit,
+    });
+    const view = events.map((e) => ({
+      id: e.id, at: e.at.toISOString(), type: e.type, outcome: e.outcome, subscriber_ref: e.subscriberRef,
+      client_id: e.clientId, ip: e.ip, detail: e.detail,
+    }));
+    return {
+      json: { events: view },
+      text: view.length
+        ? view.map((e) => [e.at, e.type, e.outcome, e.subscriber_ref ? `subscriber=${e.subscriber_ref.slice(0, 12)}` : "",
+            e.client_id ? `client=${e.client_id}` : "", e.ip ? `ip=${e.ip}` : "", e.detail ? JSON.stringify(e.detail) : ""]
+            .filter(Boolean).join("  "))
+        : ["No audit events match."],
     };
   }));
 

@@ -26,11 +26,13 @@ const RESULTS: Record<string, string> = {
   removed: "This phone was removed. It no longer receives requests; register it again to approve on it.",
 };
 
-// Reloads the page when the set of pending requests changes (SSE from /device/events).
+// Reloads the page when the set of pending requests changes (SSE from /device/events); stops once a
+// form is submitted, so the reload cannot cancel the answer's own navigation (and its result message).
 const js = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
 const live = (events: string, page: string) => `(function(){var ids=document.querySelector("main").dataset.ids||"";
 var es=new EventSource(${js(events)});es.addEventListener("requests",function(e){
-var n=JSON.parse(e.data).ids.join(",");if(n!==ids){ids=n;location.replace(${js(page)});}});})();`;
+var n=JSON.parse(e.data).ids.join(",");if(n!==ids){ids=n;location.replace(${js(page)});}});
+document.addEventListener("submit",function(){es.close();});})();`;
 
 /**
  * GET /device: the authorization device (the subscriber's handset). Lists the pending requests of
@@ -40,7 +42,8 @@ var n=JSON.parse(e.data).ids.join(",");if(n!==ids){ids=n;location.replace(${js(p
  */
 export default async function DevicePage({ searchParams }: Props) {
   const query = await searchParams;
-  const cookieHeader = (await headers()).get("cookie");
+  const h = await headers();
+  const cookieHeader = h.get("cookie");
   const device = await loadOrUnavailable(() => findDevice({ cookieHeader }), "/device");
   const result = typeof query.result === "string" ? RESULTS[query.result] : undefined;
   if (!device) {
@@ -92,7 +95,8 @@ export default async function DevicePage({ searchParams }: Props) {
         <p className="mb-2 text-sm text-slate-600">Stop approving on this phone. You can register it again later.</p>
         <button type="submit" className="rounded border border-red-700 px-3 py-1.5 text-red-800">Remove this phone</button>
       </form>
-      <script dangerouslySetInnerHTML={{ __html: live(servicePath("/device/events"), servicePath("/device")) }} />
+      {/* the page's CSP allows only scripts carrying this request's nonce (proxy.ts) */}
+      <script nonce={h.get("x-nonce") ?? undefined} dangerouslySetInnerHTML={{ __html: live(servicePath("/device/events"), servicePath("/device")) }} />
     </main>
   );
 }

@@ -4,7 +4,7 @@ import { createTestSubscriber } from "../fixtures/test-data";
 import { expectCode, expectError, startAuthorization } from "../screens/authorize";
 import { allowConsent, denyConsent, signInWithCode } from "../screens/sign-in";
 
-test("consent is remembered, and asked again when more scopes are requested", async ({ page }) => {
+test("consent is remembered: the same scopes again are answered at once, without a screen", async ({ page }) => {
   const client = await createRpClient();
   const s = await createTestSubscriber();
   let req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber" });
@@ -17,8 +17,16 @@ test("consent is remembered, and asked again when more scopes are requested", as
   // Same scopes: the session and the remembered consent answer at once.
   req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber" });
   await expectCode(page, req.state);
+});
 
-  // More scopes: consent again, listing the union of the identity scopes' attributes.
+test("consent is asked again when more scopes are requested, listing the union of their attributes", async ({ page }) => {
+  const client = await createRpClient();
+  const s = await createTestSubscriber();
+  let req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber" });
+  await signInWithCode(page, { msisdn: s.msisdn });
+  await allowConsent(page, client.name);
+  await expectCode(page, req.state);
+
   req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber mc_identity_nationalid email" });
   await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
   for (const text of ["Mobile number", "National identity number", "Date of birth", "Email address"]) {
@@ -27,12 +35,7 @@ test("consent is remembered, and asked again when more scopes are requested", as
   await expect(page.locator("#scopes")).toContainText("Check your identity with your national identity details");
   await allowConsent(page, client.name);
   await expectCode(page, req.state);
-
-  // prompt=consent asks even though everything is remembered.
-  req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber", prompt: "consent" });
-  await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
-  await allowConsent(page);
-  await expectCode(page, req.state);
+  // prompt=consent (asking although everything is remembered): prompt.spec.ts.
 });
 
 test("Deny answers the relying party with access_denied and the same state", async ({ page }) => {

@@ -48,3 +48,11 @@ export async function denyConsent(page: Page) {
 export function screenAlert(page: Page) {
   return page.locator("main").getByRole("alert");
 }
+
+/** Allows consent when the consent screen is shown (first use of a client), else does nothing. */
+export async function allowConsentIfAsked(page: Page) {
+  const allow = page.getByRole("button", { name: "Allow" });
+  // Either the consent screen or the relying party's callback (which answers "ok") comes next.
+  await expect(allow.or(page.getByText("ok", { exact: true }))).toBeVisible();
+  if (await allow.isVisible()) await allow.click();
+}

@@ -38,7 +38,10 @@ function onPostgres(): boolean {
 /** The process's one LISTEN connection (PostgreSQL only), opened on first use, re-opened when lost. */
 function connectListener(): Promise<Listener | undefined> {
   listener ??= (async () => {
-    pool ??= new pg.Pool({ connectionString: config().DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000 });
+    // Named, so operators (and the two-instance test) can see one listener per instance in pg_stat_activity.
+    const url = new URL(config().DATABASE_URL);
+    url.searchParams.set("application_name", "device-events");
+    pool ??= new pg.Pool({ connectionString: url.toString(), max: 1, connectionTimeoutMillis: 5_000 });
     pool.on("error", () => undefined);
     try {
       const client = (await pool.connect()) as unknown as Listener;

@@ -13,9 +13,9 @@ const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
  * unless the client sent the header itself: per-IP limits are only enforceable behind a proxy
  * that sets the header (README, Security). Returns "unknown" when there is no usable address.
  */
-export function clientIp(headers: Headers): string {
+export function clientIp(headers: Headers, trustedProxies = config().TRUSTED_PROXY): string {
   const entries = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const hops = Math.max(config().TRUSTED_PROXY, 1);
+  const hops = Math.max(trustedProxies, 1);
   const candidate = entries.length >= hops ? entries[entries.length - hops]! : entries[0];
   const address = candidate?.replace(/^::ffff:(?=\d+\.)/i, "");
   return address && ADDRESS.test(address) ? address : "unknown";

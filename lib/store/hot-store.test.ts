@@ -80,6 +80,9 @@ describe("hot-path store <-> Prisma storage format", () => {
     const access = await db.accessToken.findUniqueOrThrow({ where: { tokenHash: accessHash } });
     expect(access).toMatchObject({ familyId, revokedAt: null, scope: "openid offline_access" });
     expect(await store.findAccessToken(accessHash)).toEqual(access);
+    expect(await store.findAccessTokenWithSubscriber(accessHash)).toEqual({ token: access,
+      subscriber: await db.subscriber.findUnique({ where: { id: subscriber.id } }) });
+    expect(await store.findAccessTokenWithSubscriber("unknown")).toBeNull();
     // A second redemption writes nothing.
     expect(await store.redeemAuthorizationCode({ codeHash, usedAt: new Date(),
       accessToken: { ...common, tokenHash: sha256(randomToken(32)), expiresAt: new Date() } })).toBe(false);

@@ -35,6 +35,8 @@ export interface HotStore {
     codeHash: string; usedAt: Date; accessToken: InsertRow; refreshToken?: InsertRow; audit?: InsertRow;
   }): Promise<boolean>;
   findAccessToken(tokenHash: string): Promise<AccessToken | null>;
+  /** The access token and its subscriber (null when the subscriber no longer exists), in one statement. */
+  findAccessTokenWithSubscriber(tokenHash: string): Promise<{ token: AccessToken; subscriber: Subscriber | null } | null>;
   findRefreshToken(tokenHash: string): Promise<RefreshToken | null>;
   /**
    * One transaction: spend the refresh token (only if unused and unrevoked), insert its successor,

@@ -1,7 +1,7 @@
 import pg, { type Pool, type PoolClient, type PoolConfig } from "pg";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
-import { insertSql, liveSessionsSql, SQL, toModel } from "./sql";
+import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { reportStatement } from "./statement-listener";
 
 const TIMESTAMP_OID = 1114; // timestamp without time zone: Prisma's DateTime column type (TIMESTAMP(3))
@@ -130,6 +130,13 @@ export class PgStore implements HotStore {
 
   async findAccessToken(tokenHash: string) {
     return toModel<AccessToken>("AccessToken", (await this.rows(this.pool, SQL.findAccessToken, [tokenHash]))[0], asDate);
+  }
+
+  async findAccessTokenWithSubscriber(tokenHash: string) {
+    const row = (await this.rows(this.pool, SQL.accessTokenWithSubscriber, [tokenHash]))[0];
+    if (!row) return null;
+    const { token, subscriber } = splitTokenRow(row);
+    return { token: toModel<AccessToken>("AccessToken", token, asDate)!, subscriber: toModel<Subscriber>("Subscriber", subscriber, asDate) };
   }
 
   async findRefreshToken(tokenHash: string) {

@@ -16,6 +16,21 @@ export const DATE_COLUMNS: Record<string, readonly string[]> = {
 };
 export const BOOLEAN_COLUMNS: Record<string, readonly string[]> = { Subscriber: ["emailVerified"] };
 
+/** The AccessToken model's columns (prisma/schema.prisma), selected with a `t_` prefix beside the subscriber's. */
+const ACCESS_TOKEN_COLUMNS = ["tokenHash", "clientId", "subscriberId", "scope", "codeHash", "familyId", "acr", "authTime",
+  "expiresAt", "revokedAt", "createdAt"] as const;
+
+/** Splits a row of `accessTokenWithSubscriber` into the token's and the subscriber's columns. */
+export function splitTokenRow(row: Record<string, unknown>): { token: Record<string, unknown>; subscriber?: Record<string, unknown> } {
+  const token: Record<string, unknown> = {};
+  const subscriber: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (k.startsWith("t_")) token[k.slice(2)] = v;
+    else subscriber[k] = v;
+  }
+  return { token, subscriber: subscriber.id === null || subscriber.id === undefined ? undefined : subscriber };
+}
+
 /** The live-session query with the optional hint filters (four fixed texts, each prepared once). */
 export function liveSessionsSql({ bySubscriber, byMsisdn }: { bySubscriber: boolean; byMsisdn: boolean }): string {
   return `SELECT s."id", s."subscriberId", s."authTime", s."acr", s."amr" FROM "Session" s
@@ -35,6 +50,9 @@ export const SQL = {
   spendRefreshToken:
     `UPDATE "RefreshToken" SET "usedAt" = ? WHERE "tokenHash" = ? AND "usedAt" IS NULL AND "revokedAt" IS NULL`,
   findSubscriber: `SELECT * FROM "Subscriber" WHERE "id" = ?`,
+  // The protected resources read the token and its subscriber together (one statement, not two).
+  accessTokenWithSubscriber: `SELECT ${ACCESS_TOKEN_COLUMNS.map((c) => `t."${c}" AS "t_${c}"`).join(", ")}, u.*
+    FROM "AccessToken" t LEFT JOIN "Subscriber" u ON u."id" = t."subscriberId" WHERE t."tokenHash" = ?`,
   subscriberStatus: `SELECT "status" FROM "Subscriber" WHERE "id" = ?`,
 } as const;
 

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
-import { insertSql, liveSessionsSql, SQL, toModel } from "./sql";
+import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { reportStatement } from "./statement-listener";
 
 
@@ -148,6 +148,16 @@ export class SqliteStore implements HotStore {
 
   findAccessToken(tokenHash: string) {
     return this.retry(() => toModel<AccessToken>("AccessToken", this.get(SQL.findAccessToken, [tokenHash]), sqliteDate));
+  }
+
+  findAccessTokenWithSubscriber(tokenHash: string) {
+    return this.retry(() => {
+      const row = this.get(SQL.accessTokenWithSubscriber, [tokenHash]);
+      if (!row) return null;
+      const { token, subscriber } = splitTokenRow(row);
+      return { token: toModel<AccessToken>("AccessToken", token, sqliteDate)!,
+        subscriber: toModel<Subscriber>("Subscriber", subscriber, sqliteDate) };
+    });
   }
 
   findRefreshToken(tokenHash: string) {

@@ -148,6 +148,20 @@ describe("a running server", () => {
   }, 60_000);
 });
 
+describe("the screens' 503 page", () => {
+  it("links back only to one of our screens (no open redirect, nothing reflected)", async () => {
+    for (const retry of ["//evil.example/x", "https://evil.example", "javascript:alert(1)", "/interaction/a\"><script>x</script>"]) {
+      const res = await fetch(`${server.baseUrl}/unavailable?retry=${encodeURIComponent(retry)}`);
+      const html = await res.text();
+      expect(res.status).toBe(503);
+      expect(html).not.toContain("evil.example");
+      expect(html).not.toMatch(/<script|javascript:|http-equiv="refresh"/);
+    }
+    const ok = await (await fetch(`${server.baseUrl}/unavailable?retry=${encodeURIComponent("/device")}`)).text();
+    expect(ok).toContain('<a href="/device">Try again</a>');
+  });
+});
+
 describe("the database file gone", () => {
   it("every endpoint answers 503 (no 500), and the same process recovers when the file is back", async () => {
     const code = await authorizeCode(server.baseUrl, f, f.cookies[0]!);

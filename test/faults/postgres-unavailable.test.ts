@@ -28,7 +28,9 @@ function pgCtl(bin: string, args: string[]) {
 
 let bin = "";
 const data = () => path.join(cluster!.dir, "data");
-const stopPostgres = () => pgCtl(bin, ["-D", data(), "-m", "immediate", "-w", "stop"]);
+// A clean stop ("fast": sessions terminated, WAL flushed). The throw-away cluster runs with
+// synchronous_commit=off, so an "immediate" stop (a crash) could lose its last commits.
+const stopPostgres = () => pgCtl(bin, ["-D", data(), "-m", "fast", "-w", "stop"]);
 const startPostgres = () => {
   const port = new URL(cluster!.url).port;
   pgCtl(bin, ["-D", data(), "-l", path.join(cluster!.dir, "log"), "-o",
@@ -80,6 +82,7 @@ it("PostgreSQL stopped: 503 temporarily_unavailable with Retry-After; started ag
     ]) {
       expect(res.status).toBe(503);
       expect(res.body.error).toBe("temporarily_unavailable");
+      if (res.headers) expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
     }
     const q = new URLSearchParams({ response_type: "code", client_id: f.clientId, redirect_uri: f.redirectUri,
       scope: f.scope, acr_values: "2", state: "st", nonce: "n" });
@@ -95,7 +98,7 @@ it("PostgreSQL stopped: 503 temporarily_unavailable with Retry-After; started ag
   expect(s.child.pid).toBe(pid);
   expect((await fetch(`${s.baseUrl}/api/health`)).status).toBe(200);
   const redeemed = await tokenRequest(s.baseUrl, f, { grant_type: "authorization_code", code: held, redirect_uri: f.redirectUri });
-  expect(redeemed.status).toBe(200);
+  expect(redeemed.status, JSON.stringify(redeemed.body)).toBe(200);
   expect((await premiumInfo(s.baseUrl, redeemed.body.access_token!)).status).toBe(200);
   const refreshed = await tokenRequest(s.baseUrl, f, { grant_type: "refresh_token", refresh_token: t.body.refresh_token! });
   expect(refreshed.status).toBe(200);

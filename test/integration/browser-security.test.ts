@@ -62,7 +62,7 @@ describe("security headers of rendered pages", () => {
     const { html } = await expectPagePolicy(page);
     expect(csp(page).has("form-action")).toBe(false);
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
-    expect(meta?.[1].replace(/&#x27;/g, "'")).toBe("form-action 'self' https://rp.example.test");
+    expect(meta?.[1]?.replace(/&#x27;/g, "'")).toBe("form-action 'self' https://rp.example.test");
     // A <meta> policy only counts inside <head> (HTML §4.2.5.3).
     expect(html.indexOf(meta![0])).toBeLessThan(html.indexOf("</head>"));
   });

@@ -55,7 +55,8 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${port}`;
   process.env.ISSUER = issuer;
   // Both start at once on an empty database: they race to create the signing keys (lib/keys/key-store.ts).
-  const env = { ISSUER: issuer, TRUSTED_PROXY: "1", DATABASE_POOL_SIZE: "5" };
+  // Every simulated subscriber comes from 127.0.0.1: lift the per-IP send limit (per MSISDN stays).
+  const env = { ISSUER: issuer, TRUSTED_PROXY: "1", DATABASE_POOL_SIZE: "5", OTP_SEND_LIMIT_PER_IP: "100000" };
   [a, b] = await Promise.all([
     startServer({ name: "scale-a", databaseUrl, env }),
     startServer({ name: "scale-b", databaseUrl, env }),
@@ -191,20 +192,45 @@ function perInstance(list: string[]) {
 }
 
 describe("two instances behind nginx on one PostgreSQL database", () => {
-  it("one-use code redeemed at once through both instances: exactly one wins", async (ctx) => {
+  it("races through both instances at once: one code, one refresh token, one handset request: exactly one wins each", async (ctx) => {
     if (skip) return ctx.skip(skip);
     const rp = await fixtures.createTestClient();
+    const N = 8;
+    const on = (i: number) => [a!, b!][i % 2]!.baseUrl;
+    const token = (i: number, body: Record<string, string>) => fetch(`${on(i)}/token`, {
+      method: "POST", headers: { "Content-Type": "application/json", Authentication: authn(rp) }, body: JSON.stringify(body),
+    });
+
     const sub = await fixtures.createTestSubscriber();
     const { callbackUrl } = await signInAndConsent({ authorizationUrl: authorizationUrl(rp, sub), msisdn: sub.msisdn });
     const code = callbackUrl.searchParams.get("code")!;
-    const live = [a!, b!];
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => fetch(`${live[i % live.length]!.baseUrl}/token`, {
-      method: "POST", headers: { "Content-Type": "application/json", Authentication: authn(rp) },
-      body: JSON.stringify({ grant_type: "authorization_code", code, redirect_uri: rp.redirectUri }),
-    })));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const codeRace = await Promise.all(Array.from({ length: N }, (_, i) =>
+      token(i, { grant_type: "authorization_code", code, redirect_uri: rp.redirectUri })));
+    expect(codeRace.filter((r) => r.status === 200)).toHaveLength(1);
     expect(await db.authorizationCode.count({ where: { codeHash: sha256(code), usedAt: { not: null } } })).toBe(1);
-  });
+
+    const won = (await codeRace.find((r) => r.status === 200)!.json()) as { refresh_token: string };
+    const refreshRace = await Promise.all(Array.from({ length: N }, (_, i) =>
+      token(i, { grant_type: "refresh_token", refresh_token: won.refresh_token })));
+    expect(refreshRace.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(refreshRace.filter((r) => r.status === 400)).toHaveLength(N - 1);
+
+    const phoneUser = await fixtures.createTestSubscriber();
+    const handset = await enrolHandset(a!.baseUrl, phoneUser);
+    const held = fetch(authorizationUrl(rp, phoneUser, { prompt: "mobile" }).replace(issuer, a!.baseUrl), { redirect: "manual" });
+    let requestId = "";
+    while (!requestId) {
+      const row = await db.deviceRequest.findFirst({ where: { subscriberId: phoneUser.id, status: "pending" }, select: { id: true } });
+      if (row) requestId = row.id;
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => handset.answer(on(i), requestId)));
+    const results = answers.map((r) => new URL(r.headers.get("location")!).searchParams.get("result"));
+    expect(results.filter((r) => r === "approved")).toHaveLength(1);
+    expect(results.filter((r) => r === "gone")).toHaveLength(N - 1);
+    expect((await held).status).toBe(302);
+    console.log(`races across both instances (${N} requests each): code 1 winner, refresh token 1 winner, handset answer 1 winner`);
+  }, 120_000);
 
   it("full flows with every step on either instance; one instance killed mid-run; nothing lost", async (ctx) => {
     if (skip) return ctx.skip(skip);
@@ -221,7 +247,7 @@ describe("two instances behind nginx on one PostgreSQL database", () => {
 
     // Each instance holds one LISTEN connection for the device events (lib/devices/device-events-bus.ts).
     const listening = await db.$queryRawUnsafe<Array<{ n: number }>>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN device_events'");
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'device-events'");
     expect(listening[0]!.n).toBeGreaterThanOrEqual(2);
 
     // 3. Mid-run state: codes issued but not yet redeemed.

@@ -1,12 +1,17 @@
-import { findAccessToken } from "../../tokens/find-access-token";
+import { sha256 } from "../../crypto";
+import { getHotStore } from "../../store/get-hot-store";
 import { isAccessTokenActive } from "../../tokens/is-token-active";
 import { InvalidToken } from "../errors";
 
-/** The stored access token behind a presented bearer value; unknown, expired or revoked is `invalid_token`. */
+/**
+ * The stored access token behind a presented bearer value, read together with its subscriber (one
+ * statement: every protected-resource request needs both); unknown, expired or revoked is
+ * `invalid_token`. The subscriber is null when it no longer exists (see requireActiveSubscriber).
+ */
 export async function authenticateAccessToken({ token, now = new Date() }: { token: string; now?: Date }) {
-  const row = await findAccessToken({ token });
-  if (!row || !isAccessTokenActive(row, now)) {
+  const found = await getHotStore().findAccessTokenWithSubscriber(sha256(token));
+  if (!found || !isAccessTokenActive(found.token, now)) {
     throw new InvalidToken("The access token is invalid, expired or revoked");
   }
-  return row;
+  return { row: found.token, subscriber: found.subscriber };
 }

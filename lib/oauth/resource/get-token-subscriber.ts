@@ -1,9 +1,8 @@
-import { getHotStore } from "../../store/get-hot-store";
+import type { Subscriber } from "@prisma/client";
 import { InvalidToken } from "../errors";
 
 /** The subscriber an access token speaks for; a deleted or suspended one makes the token `invalid_token`. */
-export async function getTokenSubscriberOrThrow({ subscriberId }: { subscriberId: string }) {
-  const subscriber = await getHotStore().findSubscriber(subscriberId);
+export function requireActiveSubscriber(subscriber: Subscriber | null): Subscriber {
   if (!subscriber || subscriber.status !== "active") {
     throw new InvalidToken("The access token is invalid, expired or revoked");
   }

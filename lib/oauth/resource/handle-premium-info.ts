@@ -5,7 +5,7 @@ import { InvalidToken, OAuthError } from "../errors";
 import { IDENTITY_SCOPES, parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
 import { withBearerChallenge } from "./bearer-challenge";
-import { getTokenSubscriberOrThrow } from "./get-token-subscriber";
+import { requireActiveSubscriber } from "./get-token-subscriber";
 import { readBearerToken } from "./read-bearer-token";
 
 /** The interface's text for a grant without identity scope ("Errors", premium info row). */
@@ -13,11 +13,11 @@ export const NO_IDENTITY_SCOPE = "The selected scopes do not allow access to pre
 
 /**
  * GET/POST {premiuminfo_endpoint}: the premium info record of the token's subscriber, the union of
- * the identity scopes granted. Two reads: the access token, then the subscriber.
+ * the identity scopes granted. One read: the access token with its subscriber.
  */
 export const handlePremiumInfo = withBearerChallenge("premiuminfo", async (req) => {
   const { token } = await readBearerToken(req, { queryNames: ["token"] });
-  const row = await authenticateAccessToken({ token });
+  const { row, subscriber: owner } = await authenticateAccessToken({ token });
   // The interface's `Authentication: Basic`, when sent, must name the client the token was issued to.
   if (hasBasicCredentials(req.headers)) {
     const client = await authenticateClient({ headers: req.headers, params: new Map() });
@@ -28,7 +28,7 @@ export const handlePremiumInfo = withBearerChallenge("premiuminfo", async (req) 
     // The interface fixes 401 (not RFC 6750's 403) for this case.
     throw new OAuthError("access_denied", NO_IDENTITY_SCOPE, 401);
   }
-  const subscriber = await getTokenSubscriberOrThrow({ subscriberId: row.subscriberId });
+  const subscriber = requireActiveSubscriber(owner);
   return json(premiumInfoRecord(subscriber, scopes), { noStore: true });
 });
 

@@ -6,7 +6,7 @@ import { InsufficientScope, InvalidToken } from "../errors";
 import { parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
 import { withBearerChallenge } from "./bearer-challenge";
-import { getTokenSubscriberOrThrow } from "./get-token-subscriber";
+import { requireActiveSubscriber } from "./get-token-subscriber";
 import { readBearerToken } from "./read-bearer-token";
 
 /**
@@ -16,13 +16,11 @@ import { readBearerToken } from "./read-bearer-token";
  */
 export const handleUserinfo = withBearerChallenge("userinfo", async (req) => {
   const { token } = await readBearerToken(req);
-  const row = await authenticateAccessToken({ token });
+  const { row, subscriber: owner } = await authenticateAccessToken({ token });
   const scopes = parseScope(row.scope);
   if (!scopes.includes("openid")) throw new InsufficientScope("The access token was not issued for the openid scope");
-  const [client, subscriber] = await Promise.all([
-    getClient({ clientId: row.clientId }),
-    getTokenSubscriberOrThrow({ subscriberId: row.subscriberId }),
-  ]);
+  const subscriber = requireActiveSubscriber(owner);
+  const client = await getClient({ clientId: row.clientId });
   if (!client?.active) throw new InvalidToken("The access token is invalid, expired or revoked");
   const sub = pairwiseSubject({ subscriberId: subscriber.id, sectorIdentifier: client.sectorIdentifier });
   return json({ sub, ...userinfoClaims(subscriber, scopes) }, { noStore: true });

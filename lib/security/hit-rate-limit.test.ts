@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { db } from "../db";
+import { randomToken } from "../crypto";
+import { hitRateLimit, peekRateLimit } from "./hit-rate-limit";
+import { lockoutSeconds } from "./limits";
+
+const limit = (n: number) => ({ name: `test-${randomToken(6)}`, limit: n, windowSeconds: 60 });
+
+describe("hitRateLimit (database-backed fixed window)", () => {
+  it("allows `limit` hits per window, then answers Retry-After until the window ends", async () => {
+    const l = limit(3);
+    const start = Math.floor(Date.now() / 60_000) * 60_000 + 20_000; // 20 s into a window
+    const verdicts = [];
+    for (let i = 0; i < 4; i++) verdicts.push(await hitRateLimit({ limit: l, subject: "x", now: start }));
+    expect(verdicts.map((v) => v.allowed)).toEqual([true, true, true, false]);
+    expect(verdicts.map((v) => v.count)).toEqual([1, 2, 3, 4]);
+    expect(verdicts[3]!.retryAfter).toBe(40);
+    expect((await peekRateLimit({ limit: l, subject: "x", now: start })).allowed).toBe(false);
+    // Another subject, and the next window, start from zero; the expired row is not read.
+    expect((await hitRateLimit({ limit: l, subject: "y", now: start })).count).toBe(1);
+    expect((await hitRateLimit({ limit: l, subject: "x", now: start + 60_000 })).count).toBe(1);
+    expect((await peekRateLimit({ limit: l, subject: "x", now: start + 60_000 })).allowed).toBe(true);
+  });
+
+  it("counts exactly under concurrency (one atomic upsert per hit) and stores no raw subject", async () => {
+    const l = limit(10);
+    const verdicts = await Promise.all(Array.from({ length: 25 }, () => hitRateLimit({ limit: l, subject: "447700900123" })));
+    expect(verdicts.map((v) => v.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(verdicts.filter((v) => v.allowed)).toHaveLength(10);
+    const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${l.name}:` } } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.key).not.toContain("447700900123");
+    expect(rows[0]!.expiresAt.getTime() - rows[0]!.windowStart.getTime()).toBe(60_000);
+  });
+});
+
+describe("lockout escalation", () => {
+  it("5 min, 15 min, 1 h, then 24 h", () => {
+    expect([1, 2, 3, 4, 5, 9].map(lockoutSeconds)).toEqual([300, 900, 3600, 86_400, 86_400, 86_400]);
+  });
+});
