@@ -1,10 +1,12 @@
 /** Headers on every response: nothing of ours may be framed (clickjacking on sign-in and consent),
- *  no page leaks a code through the Referer, no MIME sniffing. */
+ *  no page leaks a code through the Referer, no MIME sniffing. No Content-Security-Policy here: a
+ *  header set here replaces the one a route handler sets, and every HTML answer carries its own
+ *  (proxy.ts: nonce policy of the React pages; lib/http/html.ts: script-free policy of the pages
+ *  rendered in lib/). */
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "no-referrer" },
   { key: "X-Frame-Options", value: "DENY" },
-  { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
 ];
 
 /** @type {import('next').NextConfig} */

@@ -1,6 +1,8 @@
-// Prisma CLI configuration for PostgreSQL (`prisma migrate deploy --config prisma.postgres.config.ts`):
-// the generated PostgreSQL schema and its migrations (scripts/postgres-schema.mjs), through adapter-pg.
-// `npm start` picks it when DATABASE_URL is a postgresql:// URL.
+// Prisma CLI configuration for PostgreSQL: the generated schema (scripts/postgres-schema.mjs) and its
+// migrations. Used to generate the PostgreSQL client (`node scripts/postgres-schema.mjs --client`).
+// Migrations are applied by scripts/migrate-postgres.mjs, not `prisma migrate deploy --config` with this
+// file: without native engines the WebAssembly schema engine cannot read PostgreSQL through adapter-pg
+// yet (prisma/prisma#27403); the adapter below is what Prisma will use once that works.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaPg } from "@prisma/adapter-pg";

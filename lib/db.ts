@@ -24,7 +24,7 @@ export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) 
 /**
  * The PostgreSQL Prisma client class. A client generated for `sqlite` refuses adapter-pg ("not
  * compatible with the provider `sqlite`"), so PostgreSQL uses a second client generated from the
- * derived schema (scripts/postgres-schema.mjs --generate) into node_modules/.prisma/client-pg. Same
+ * derived schema (scripts/postgres-schema.mjs --client) into node_modules/.prisma/client-pg. Same
  * models, same API; loaded by Node's resolver at run time (out of the bundler's sight) so SQLite
  * deployments never need it.
  */
@@ -34,7 +34,7 @@ function postgresClientClass(): typeof PrismaClient {
   try {
     return (load(".prisma/client-pg") as { PrismaClient: typeof PrismaClient }).PrismaClient;
   } catch (err) {
-    throw new Error("The PostgreSQL Prisma client is not generated: run `node scripts/postgres-schema.mjs --generate`", { cause: err });
+    throw new Error("The PostgreSQL Prisma client is not generated: run `node scripts/postgres-schema.mjs --client`", { cause: err });
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The production server (`npm start`, the tests, the benchmark): one node:http server that answers
  * the protocol endpoints itself (server/routes.ts: the same route modules, without Next.js's
- * request pipeline) and hands every other request (the screens, the device pages, the playground,
- * static assets) to Next.js's request handler in the same process. Built by `npm run build`
+ * request pipeline), renders the `display=wap` sign-in screens without script (server/wap-screen.tsx)
+ * and hands every other request (the other screens, the device pages, the playground, static assets)
+ * to Next.js's request handler in the same process. Built by `npm run build`
  * (esbuild, scripts/build-server.mjs) into <NEXT_DIST_DIR>/server.mjs beside the Next.js build; run
  * from the project directory as `node .next/server.mjs`.
  *
@@ -15,7 +16,10 @@ import { pathToFileURL } from "node:url";
 import { headersFor, type HeaderRule } from "./config-headers";
 import { LeanRequest, readBody } from "./lean-request";
 import { HOT_PATHS, hotRoute } from "./routes";
+import { wapScreen } from "./wap-screen";
 import { writeResponse } from "./write-response";
+
+const SCREEN_PATH = /^\/interaction\/([A-Za-z0-9_-]+)$/;
 import { MAX_BODY_BYTES } from "../lib/http/params";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
@@ -57,7 +61,9 @@ async function main() {
     const headers = fixed.get(pathname);
     const handler = headers && hotRoute(pathname, method);
     if (!handler || !url.startsWith("/")) {
-      void nextHandler(req, res);
+      const screen = method === "GET" && screenHeaders ? SCREEN_PATH.exec(pathname) : null;
+      if (screen) void serveScreen(req, res, screen[1]!, q < 0 ? "" : url.slice(q + 1));
+      else void nextHandler(req, res);
       return;
     }
     void serveHot(req, res, handler, headers, method, url);
@@ -80,6 +86,19 @@ async function main() {
         res.end(JSON.stringify({ error: "server_error", error_description: "The server could not complete the request." }));
       } else res.destroy();
     }
+  }
+
+  // GET /interaction/{id} with display=wap: the script-free screen (server/wap-screen.tsx); any other
+  // display, and anything wapScreen cannot answer, is Next.js's page. Headers: next.config.js's for
+  // the screens, then the page policy (CSP, HSTS) as proxy.ts sets it on the Next.js path.
+  const screenHeaders = lean ? headersFor(rules, "/interaction/x") : null;
+  async function serveScreen(req: http.IncomingMessage, res: http.ServerResponse, id: string, query: string) {
+    const page = await wapScreen({ id, cookie: req.headers.cookie ?? null, query: new URLSearchParams(query) });
+    if (!page) return nextHandler(req, res);
+    for (const [k, v] of screenHeaders!) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(page.headers)) res.setHeader(k, v);
+    res.setHeader("content-length", Buffer.byteLength(page.html));
+    res.end(page.html);
   }
 
   // Request URLs get the issuer's origin: the handlers read only the path and query from them.

@@ -31,14 +31,14 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn 
           </dl>
         </section>
       )}
-      <p className={ui.text}>{t.consent.intro(clientName)}</p>
-      <ul className={`${ui.text} list-disc pl-6`} id="scopes">
+      <p className={ui.text} id="scopes-label">{t.consent.intro(clientName)}</p>
+      <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
         {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
       </ul>
       {attributes.length > 0 && (
         <>
-          <p className={ui.text}>{t.consent.attributes}</p>
-          <ul className={`${ui.text} list-disc pl-6`} id="attributes">
+          <p className={ui.text} id="attributes-label">{t.consent.attributes}</p>
+          <ul className={`${ui.text} list-disc pl-6`} id="attributes" aria-labelledby="attributes-label">
             {attributes.map((a) => <li key={a}>{a}</li>)}
           </ul>
         </>

@@ -2,15 +2,15 @@ import { expect, test } from "@playwright/test";
 import { createRpClient } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import { expectCode, expectError, startAuthorization } from "../screens/authorize";
-import { allowConsent, denyConsent, signInWithCode } from "../screens/sign-in";
+import { allowConsent, consentAttributes, consentScopes, denyConsent, signInWithCode } from "../screens/sign-in";
 
 test("consent is remembered: the same scopes again are answered at once, without a screen", async ({ page }) => {
   const client = await createRpClient();
   const s = await createTestSubscriber();
   let req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber" });
   await signInWithCode(page, { msisdn: s.msisdn });
-  await expect(page.locator("#attributes")).toContainText("Mobile number");
-  await expect(page.locator("#attributes")).not.toContainText("National identity number");
+  await expect(consentAttributes(page)).toContainText("Mobile number");
+  await expect(consentAttributes(page)).not.toContainText("National identity number");
   await allowConsent(page, client.name);
   await expectCode(page, req.state);
 
@@ -30,9 +30,9 @@ test("consent is asked again when more scopes are requested, listing the union o
   req = await startAuthorization(page, client, { scope: "openid mc_identity_phonenumber mc_identity_nationalid email" });
   await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
   for (const text of ["Mobile number", "National identity number", "Date of birth", "Email address"]) {
-    await expect(page.locator("#attributes")).toContainText(text);
+    await expect(consentAttributes(page)).toContainText(text);
   }
-  await expect(page.locator("#scopes")).toContainText("Check your identity with your national identity details");
+  await expect(consentScopes(page)).toContainText("Check your identity with your national identity details");
   await allowConsent(page, client.name);
   await expectCode(page, req.state);
   // prompt=consent (asking although everything is remembered): prompt.spec.ts.

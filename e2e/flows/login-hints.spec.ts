@@ -1,9 +1,6 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { encryptMsisdn } from "../../lib/hints/encr-msisdn";
-import { getActiveKey } from "../../lib/keys/key-store";
-import { rememberPairwiseSubject } from "../../lib/subjects/pairwise-subject";
-import { loginHint, loginHintToken } from "../fixtures/hints";
+import { loginHint, loginHintToken, maskedMsisdn as masked } from "../fixtures/hints";
 import { createRpClient } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import {
@@ -11,19 +8,11 @@ import {
 } from "../screens/authorize";
 import { allowConsent, screenAlert, signInWithCode, submitCode, submitNumber } from "../screens/sign-in";
 
-const masked = (msisdn: string) => `+${msisdn.slice(0, 2)}${"•".repeat(msisdn.length - 6)}${msisdn.slice(-4)}`;
-
 for (const form of ["MSISDN", "ENCR_MSISDN", "PCR"] as const) {
   test(`login_hint=${form}: the number is shown masked and not asked`, async ({ page }) => {
     const client = await createRpClient();
     const s = await createTestSubscriber();
-    let hint: string;
-    if (form === "MSISDN") hint = `MSISDN:${s.msisdn}`;
-    else if (form === "ENCR_MSISDN") {
-      hint = `ENCR_MSISDN:${encryptMsisdn({ msisdn: s.msisdn, publicJwk: (await getActiveKey("enc")).publicJwk })}`;
-    } else {
-      hint = `PCR:${await rememberPairwiseSubject({ subscriberId: s.id, sectorIdentifier: new URL(client.redirectUri).host })}`;
-    }
+    const hint = await loginHint(form, s, client);
     const { state } = await startAuthorization(page, client, { loginHint: hint, acr: "3" });
     await expect(page.getByLabel("Mobile number")).toHaveCount(0);
     await expect(page.locator("#hinted-msisdn")).toContainText(masked(s.msisdn));

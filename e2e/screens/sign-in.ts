@@ -56,3 +56,13 @@ export async function allowConsentIfAsked(page: Page) {
   await expect(allow.or(page.getByText("ok", { exact: true }))).toBeVisible();
   if (await allow.isVisible()) await allow.click();
 }
+
+/** Consent step: the list of what the app asks to do (its accessible name is "Allow <app> to:"). */
+export function consentScopes(page: Page) {
+  return page.getByRole("list", { name: /^Allow .+ to:$/ });
+}
+
+/** Consent step: the list of the subscriber's details that will be shared. */
+export function consentAttributes(page: Page) {
+  return page.getByRole("list", { name: "Information that will be shared:" });
+}

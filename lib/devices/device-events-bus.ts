@@ -18,8 +18,15 @@ const CHANNEL = "device_events";
 /** A lost LISTEN connection is re-opened after this long (the receivers' polling covers the gap). */
 const RECONNECT_MS = 2_000;
 
-const local = new EventEmitter();
+/**
+ * Kept on globalThis: the lean server's bundle and Next.js's route handlers each carry a copy of this
+ * module, and a request created or answered in one must reach the waits and streams of the other.
+ */
+const shared = globalThis as unknown as { __deviceEvents?: { local: EventEmitter; state: { pool?: unknown; listener?: unknown } } };
+shared.__deviceEvents ??= { local: new EventEmitter(), state: {} };
+const local = shared.__deviceEvents.local;
 local.setMaxListeners(0); // one listener per open handset stream / waiting /authorize is expected
+const state = shared.__deviceEvents.state as { pool?: InstanceType<typeof pg.Pool>; listener?: Promise<Listener | undefined> };
 
 interface Listener {
   query(sql: string, values?: unknown[]): Promise<unknown>;
@@ -28,8 +35,6 @@ interface Listener {
   on(event: "error" | "end", fn: (err?: Error) => void): unknown;
 }
 
-let pool: InstanceType<typeof pg.Pool> | undefined;
-let listener: Promise<Listener | undefined> | undefined;
 
 function onPostgres(): boolean {
   return /^postgres(ql)?:\/\//.test(config().DATABASE_URL);
@@ -37,21 +42,21 @@ function onPostgres(): boolean {
 
 /** The process's one LISTEN connection (PostgreSQL only), opened on first use, re-opened when lost. */
 function connectListener(): Promise<Listener | undefined> {
-  listener ??= (async () => {
+  state.listener ??= (async () => {
     // Named, so operators (and the two-instance test) can see one listener per instance in pg_stat_activity.
     const url = new URL(config().DATABASE_URL);
     url.searchParams.set("application_name", "device-events");
-    pool ??= new pg.Pool({ connectionString: url.toString(), max: 1, connectionTimeoutMillis: 5_000 });
-    pool.on("error", () => undefined);
+    state.pool ??= new pg.Pool({ connectionString: url.toString(), max: 1, connectionTimeoutMillis: 5_000 });
+    state.pool.on("error", () => undefined);
     try {
-      const client = (await pool.connect()) as unknown as Listener;
+      const client = (await state.pool.connect()) as unknown as Listener;
       let gone = false;
       const lost = (err?: Error) => {
         if (gone) return;
         gone = true;
         log.warn({ err: err?.message }, "device events: LISTEN connection lost, polling only until it is back");
         client.release(true);
-        listener = undefined;
+        state.listener = undefined;
         setTimeout(() => void connectListener(), RECONNECT_MS).unref();
       };
       client.on("error", lost);
@@ -68,11 +73,11 @@ function connectListener(): Promise<Listener | undefined> {
       return client;
     } catch (err) {
       log.warn({ err: (err as Error).message }, "device events: cannot LISTEN, polling only");
-      listener = undefined;
+      state.listener = undefined;
       return undefined;
     }
   })();
-  return listener;
+  return state.listener;
 }
 
 /**

@@ -8,6 +8,10 @@ export function escapeHtml(value: string): string {
  * describe a user's request), never framed (RFC 9700 §4.15, clickjacking), no referrer leak of the
  * request URL, no script at all.
  */
+/** The policy of a page without script: inline styles only, no framing, no base, no forms. */
+export const STATIC_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "text/html; charset=utf-8",
   "Cache-Control": "no-store",
@@ -15,8 +19,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "no-referrer",
   "X-Frame-Options": "DENY",
   "X-Content-Type-Options": "nosniff",
-  "Content-Security-Policy":
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "Content-Security-Policy": STATIC_PAGE_CSP,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { STATIC_PAGE_CSP } from "../http/html";
 
 /**
  * Headers of every sign-in and consent response: never framed (clickjacking, RFC 9700 §4.16 /
@@ -7,7 +8,9 @@ import { config } from "../config";
 export const SCREEN_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "no-referrer",
   "X-Frame-Options": "DENY",
-  "Content-Security-Policy": "frame-ancestors 'none'",
+  // Answers of the form handlers (303s, the script-free failure page); the React screens get their
+  // nonce policy from proxy.ts.
+  "Content-Security-Policy": STATIC_PAGE_CSP,
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
 };

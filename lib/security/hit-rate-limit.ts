@@ -8,6 +8,8 @@ export interface RateLimitVerdict {
   count: number;
   /** Seconds until the window ends (0 when allowed): the `Retry-After` value. */
   retryAfter: number;
+  /** Seconds until the window ends, allowed or not. */
+  windowEndsIn: number;
 }
 
 /** The RateLimit key: the subject is hashed (no MSISDN or IP at rest) and the window index appended. */
@@ -23,7 +25,8 @@ function windowOf(limit: Limit, subject: string, now: number) {
 
 const verdict = (limit: Limit, count: number, expiresAt: Date, now: number): RateLimitVerdict => {
   const allowed = count <= limit.limit;
-  return { allowed, count, retryAfter: allowed ? 0 : Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000)) };
+  const windowEndsIn = Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000));
+  return { allowed, count, retryAfter: allowed ? 0 : windowEndsIn, windowEndsIn };
 };
 
 /**

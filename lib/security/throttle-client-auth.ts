@@ -35,9 +35,10 @@ export async function assertNotThrottled({ clientId, ip, now = Date.now() }: { c
 }
 
 /**
- * Counts one failed client authentication (one upsert per key, together). Returns the error to
- * throw: the throttle (429) once a limit is exceeded, else null (the caller's own invalid_client).
- * Crossing a limit is audited once per window.
+ * Counts one failed client authentication (one upsert per key, together). The failure that
+ * reaches a limit starts the throttle (remembered here, audited once); it still gets its own
+ * invalid_client. Returns the error to throw instead: the throttle (429) once a limit is exceeded,
+ * else null.
  */
 export async function recordClientAuthFailure({ clientId, ip, now = Date.now() }: {
   clientId?: string; ip: string; now?: number;
@@ -46,12 +47,13 @@ export async function recordClientAuthFailure({ clientId, ip, now = Date.now() }
   const verdicts = await Promise.all(list.map(([limit, subject]) => hitRateLimit({ limit, subject, now })));
   let error: ClientAuthThrottled | null = null;
   for (const [i, v] of verdicts.entries()) {
-    if (v.allowed) continue;
     const [limit, subject] = list[i]!;
-    error = remember(`${limit.name}:${subject}`, v.retryAfter, now);
-    if (v.count === limit.limit + 1) {
+    if (v.count < limit.limit) continue;
+    const throttle = remember(`${limit.name}:${subject}`, v.windowEndsIn, now);
+    if (!v.allowed) error = throttle;
+    if (v.count === limit.limit) {
       await recordAuditEvent({ type: "client_auth_throttled", outcome: "throttled", clientId, ip,
-        detail: { limit: limit.name, failures: limit.limit, retry_after: v.retryAfter } });
+        detail: { limit: limit.name, failures: limit.limit, retry_after: v.windowEndsIn } });
     }
   }
   return error;

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 
 /** Runs per property (FUZZ_RUNS raises it for a longer local or nightly run). */
-export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 200));
+export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 150));
 
 /** Every `error` code this service may answer (RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, RFC 7009, OIDC Core §3.1.2.6). */
 export const STANDARD_ERRORS = new Set([

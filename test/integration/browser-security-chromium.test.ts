@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import {
@@ -10,16 +12,24 @@ import {
  * redirect URI although CSP `form-action` is enforced on redirects (Chromium does).
  */
 const PAYLOAD = `"><img src=x onerror=alert(1)><script>alert(2)</script>`;
-const REDIRECT = "https://rp.example.test/callback";
+let REDIRECT = "";
 let browser: Browser;
+let relyingParty: http.Server;
 
 beforeAll(async () => {
+  // The client's callback: a real server on another origin (another port), as a relying party is.
+  relyingParty = http.createServer((_req, res) => res.end("client callback"));
+  await new Promise<void>((resolve) => relyingParty.listen(0, "127.0.0.1", resolve));
+  REDIRECT = `http://127.0.0.1:${(relyingParty.address() as AddressInfo).port}/callback`;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), "--disable-gpu", "--no-first-run"],
   });
 }, 60_000);
-afterAll(async () => browser?.close());
+afterAll(async () => {
+  await browser?.close();
+  relyingParty?.close();
+});
 
 /** A page that records dialogs (any alert means a payload ran) and CSP violations. */
 async function watchedPage(context: BrowserContext) {
@@ -35,7 +45,6 @@ async function watchedPage(context: BrowserContext) {
     w.__violations = [];
     document.addEventListener("securitypolicyviolation", (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  await context.route(`${new URL(REDIRECT).origin}/**`, (route) => route.fulfill({ status: 200, body: "client callback" }));
   const violations = () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
   return { page, dialogs, violations };
 }
@@ -94,7 +103,7 @@ describe("in Chromium", () => {
     await page.click("#go");
     await page.waitForTimeout(1_000);
     expect(page.url().startsWith(REDIRECT)).toBe(false);
-    await page.goto(`${probe}/page?policy=${encodeURIComponent("form-action 'self' https://rp.example.test")}`);
+    await page.goto(`${probe}/page?policy=${encodeURIComponent(`form-action 'self' ${new URL(REDIRECT).origin}`)}`);
     await Promise.all([page.waitForURL((u) => u.href.startsWith(REDIRECT), { timeout: 10_000 }), page.click("#go")]);
     await context.close();
   }, 60_000);

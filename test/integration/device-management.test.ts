@@ -1,12 +1,10 @@
-import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
 import { authorize, baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "./authorize-support";
 
-/** Handset management (issue 5): the subscriber removes a handset; enrolment codes are rate limited. */
+/** Handset management (issue 5): the subscriber removes a handset (the operator's commands: device-maintenance.test.ts). */
 
 async function enrolledDevice(subscriber: Subscriber) {
   const secret = randomToken(32);
@@ -77,42 +75,5 @@ describe("removing a handset on /device", () => {
     const description = expectErrorRedirect(await pending, client, q.state, "access_denied");
     expect(description).toContain("expired");
     expect(Date.now() - started).toBeLessThan(5_000);
-  });
-});
-
-describe("enrolment codes are rate limited", () => {
-  it("per number: after the limit, 429 with Retry-After and no message sent", async () => {
-    const msisdn = `4479${String(Date.now()).slice(-8)}`;
-    const s = await createTestSubscriber();
-    const limit = config().OTP_SEND_LIMIT_PER_MSISDN; // the server runs with the same (default) configuration
-    const statuses: number[] = [];
-    let last: Response | undefined;
-    for (let i = 0; i <= limit; i++) {
-      const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-      last = await post("/device/enrol/start", { msisdn: `+${s.msisdn}` }, { "x-forwarded-for": ip });
-      statuses.push(last.status);
-    }
-    expect(statuses).toEqual([...Array(limit).fill(303), 429]);
-    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await last!.text()).toContain("Too many codes were requested");
-    expect(await db.message.count({ where: { msisdn: s.msisdn } })).toBe(limit);
-    // an unknown number is limited exactly alike (the limit reveals nothing)
-    const unknown: number[] = [];
-    for (let i = 0; i <= limit; i++) {
-      unknown.push((await post("/device/enrol/start", { msisdn }, { "x-forwarded-for": `10.9.9.${i + 1}` })).status);
-    }
-    expect(unknown).toEqual(statuses);
-  });
-
-  it("per IP address, whatever the numbers", async () => {
-    const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-    const limit = config().OTP_SEND_LIMIT_PER_IP;
-    const statuses: number[] = [];
-    for (let i = 0; i <= limit; i++) {
-      const msisdn = `4478${String(Date.now()).slice(-6)}${String(i).padStart(2, "0")}`;
-      statuses.push((await post("/device/enrol/start", { msisdn }, { "x-forwarded-for": ip })).status);
-    }
-    expect(statuses.slice(0, limit).every((s) => s === 303)).toBe(true);
-    expect(statuses[limit]).toBe(429);
   });
 });

@@ -154,7 +154,8 @@ describe("PIN lockout", () => {
         errors.push(errorOf(r));
       }
       // Only per-request values differ between two renderings of the same screen.
-      const html = page.html.replaceAll(f.id, "ID").replace(/value="[^"]{20,}"/g, 'value="X"').replace(/nonce="[^"]+"/g, "");
+      let html = page.html.replaceAll(f.id, "ID").replaceAll(f.csrf, "CSRF");
+      for (const m of page.html.matchAll(/nonce(?:=|\\?":\\?)"([A-Za-z0-9+/=_-]{8,})/g)) html = html.replaceAll(m[1]!, "NONCE");
       return { status: res.status, location: res.headers.get("location")!.replace(f.id, "ID"), html, errors, times };
     };
     const a = await observe(unknown);
@@ -320,9 +321,11 @@ describe("audit log", () => {
       "token_revoked:success", "consent_withdrawn:success", "admin_subscriber_withdraw_consent:success"]) {
       expect(kinds).toContain(k);
     }
-    const byType = (t: string) => events.find((e) => e.type === t)!;
-    expect(byType("sign_in")).toMatchObject({ clientId: c.id });
-    expect(byType("sign_in").ip).toMatch(/^198\.51\.100\.\d+$/);
+    const byType = (t: string, outcome = "success") => events.find((e) => e.type === t && e.outcome === outcome)!;
+    expect(byType("sign_in")).toMatchObject({ clientId: c.id, ip: "127.0.0.1" });
+    expect(byType("sign_in", "failure")).toMatchObject({ clientId: client.id });
+    expect(byType("sign_in", "failure").ip).toMatch(/^198\.51\.100\.\d+$/);
+    expect(JSON.parse(byType("sign_in", "failure").detail!)).toMatchObject({ reason: "pin_invalid", acr: "3" });
     expect(byType("token_issued")).toMatchObject({ clientId: c.id });
     expect(byType("token_revoked")).toMatchObject({ clientId: c.id, ip: "192.0.2.77" });
     expect(byType("sign_in").at.getTime()).toBeGreaterThan(Date.now() - 120_000);

@@ -61,9 +61,9 @@ describe("oauth4webapi as the relying party", () => {
     // Checks `state` and, because the metadata promises it, that `iss` is present and equals the issuer.
     const params = oauth.validateAuthResponse(as, c, callback, req.state);
     const tokenRes = await oauth.authorizationCodeGrantRequest(as, c, auth, params, rp.redirectUri, req.verifier, insecure);
-    await oauth.validateApplicationLevelSignature(as, tokenRes, insecure); // id_token JWS against jwks_uri
     const tokens = await oauth.processAuthorizationCodeResponse(as, c, tokenRes,
       { expectedNonce: req.nonce, maxAge: 300, requireIdToken: true });
+    await oauth.validateApplicationLevelSignature(as, tokenRes, insecure); // id_token JWS against jwks_uri
     const claims = oauth.getValidatedIdTokenClaims(tokens)!;
     expect(claims).toMatchObject({ iss: baseUrl, aud: rp.id, nonce: req.nonce, acr: "3", amr: ["otp", "sms", "pin"] });
     expect(typeof claims.auth_time).toBe("number");
@@ -80,8 +80,8 @@ describe("oauth4webapi as the relying party", () => {
     expect(ui).toMatchObject({ sub: claims.sub, email: "alice@example.test", email_verified: true, given_name: "Alice" });
 
     const refreshRes = await oauth.refreshTokenGrantRequest(as, c, auth, tokens.refresh_token!, insecure);
-    await oauth.validateApplicationLevelSignature(as, refreshRes, insecure);
     const refreshed = await oauth.processRefreshTokenResponse(as, c, refreshRes);
+    await oauth.validateApplicationLevelSignature(as, refreshRes, insecure);
     expect(oauth.getValidatedIdTokenClaims(refreshed)).toMatchObject({ sub: claims.sub, auth_time: claims.auth_time });
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 

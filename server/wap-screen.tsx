@@ -1,0 +1,76 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { DisplayFrame } from "../components/display/display-frame";
+import { CodeStep } from "../components/interaction/code-step";
+import { ConsentStep } from "../components/interaction/consent-step";
+import { ContinueStep } from "../components/interaction/continue-step";
+import { MsisdnStep } from "../components/interaction/msisdn-step";
+import { PhoneStep } from "../components/interaction/phone-step";
+import { SelectStep } from "../components/interaction/select-step";
+import { db } from "../lib/db";
+import { escapeHtml } from "../lib/http/html";
+import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
+import { getMessages } from "../lib/i18n/get-messages";
+import { chooseScreen } from "../lib/interaction/choose-screen";
+import { interactionCsrfToken } from "../lib/interaction/interaction-csrf";
+import { randomToken } from "../lib/crypto";
+import { loadPendingRequest } from "../lib/oauth/authorize/load-pending-request";
+import { REQUEST_ID_PATTERN } from "../lib/oauth/authorize/load-bound-request";
+import { readBrowserId } from "../lib/sessions/browser-cookie";
+
+/**
+ * `display=wap` sign-in screens for feature phones (OIDC Core §3.1.2.1), rendered here as static
+ * HTML from the very step components app/interaction/[id]/page.tsx uses, without Next.js's page
+ * shell: no script at all (its React runtime alone is >100 KB), no stylesheet, a few KB in all. The
+ * forms post to the same /interaction/{id}/<step> route handlers as every other display.
+ *
+ * `wapScreen` answers null for anything that is not a live WAP request (other displays, unknown or
+ * foreign ids, finished requests, the database failing): Next.js then renders the page as usual
+ * (its generic error page, its 503 handling).
+ */
+export async function wapScreen({ id, cookie, query }: { id: string; cookie: string | null; query: URLSearchParams }):
+  Promise<{ html: string; headers: Record<string, string> } | null> {
+  if (!REQUEST_ID_PATTERN.test(id)) return null;
+  try {
+    // Cheap pre-check (one primary-key read of one column) before the screen's own loading.
+    const row = await db.authorizationRequest.findUnique({ where: { id }, select: { params: true } });
+    if (!row || (JSON.parse(row.params) as { display?: string }).display !== "wap") return null;
+    const browserId = readBrowserId(cookie);
+    const pending = await loadPendingRequest({ id, browserId });
+    if (!pending || pending.params.display !== "wap") return null;
+    const { request, params: p } = pending;
+    const t = getMessages(p.uiLocales);
+    const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.get("step") === "msisdn" });
+    const e = query.get("e");
+    const error = e && Object.hasOwn(t.errors, e) ? t.errors[e as keyof typeof t.errors] : undefined;
+    const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
+    const common = { id, csrf, t, clientName: p.clientName, error };
+    const body = renderToStaticMarkup(
+      <DisplayFrame display="wap" t={t}>
+        {(ui) => {
+          switch (screen.kind) {
+            case "select": return <SelectStep {...common} ui={ui} accounts={screen.accounts} />;
+            case "msisdn": return <MsisdnStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} />;
+            case "code":
+              return <CodeStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
+                burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
+            case "phone":
+              return <PhoneStep {...common} ui={ui} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
+            case "consent": return <ConsentStep {...common} ui={ui} params={p} maskedMsisdn={screen.maskedMsisdn} />;
+            default: return <ContinueStep id={id} t={t} ui={ui} />;
+          }
+        }}
+      </DisplayFrame>,
+    );
+    const html = `<!DOCTYPE html><html lang="${escapeHtml(t.lang)}"><head><meta charset="utf-8">`
+      + `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">`
+      + `<meta name="robots" content="noindex, nofollow">`
+      + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(p.redirectUri))}">`
+      + `<title>${escapeHtml(t.brand)}</title></head><body>${body}</body></html>`;
+    // The policy proxy.ts gives every screen (its nonce allows nothing here: the page has no script),
+    // the form targets in the <meta> policy above, exactly as on the other displays.
+    return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),
+      ...hstsHeaders(), "Content-Type": "text/html; charset=utf-8" } };
+  } catch {
+    return null;
+  }
+}
