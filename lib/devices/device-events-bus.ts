@@ -46,8 +46,10 @@ function connectListener(): Promise<Listener | undefined> {
     // Named, so operators (and the two-instance test) can see one listener per instance in pg_stat_activity.
     const url = new URL(config().DATABASE_URL);
     url.searchParams.set("application_name", "device-events");
-    state.pool ??= new pg.Pool({ connectionString: url.toString(), max: 1, connectionTimeoutMillis: 5_000 });
-    state.pool.on("error", () => undefined);
+    if (!state.pool) {
+      state.pool = new pg.Pool({ connectionString: url.toString(), max: 1, connectionTimeoutMillis: 5_000 });
+      state.pool.on("error", () => undefined); // a dropped idle connection; `lost` below reconnects
+    }
     try {
       const client = (await state.pool.connect()) as unknown as Listener;
       let gone = false;

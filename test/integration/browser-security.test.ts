@@ -67,6 +67,24 @@ describe("security headers of rendered pages", () => {
     expect(html.indexOf(meta![0])).toBeLessThan(html.indexOf("</head>"));
   });
 
+  it("pages rendered without React (error, logout, form failure) keep their own script-free policy", async () => {
+    const pages = [
+      await fetch(`${baseUrl}/authorize?client_id=nope`),
+      await fetch(`${baseUrl}/logout?state=x`),
+      await fetch(`${baseUrl}/interaction/x/code`, { method: "POST", headers: { origin: "https://evil.example" } }),
+    ];
+    for (const res of pages) {
+      expect(res.headers.get("content-type"), res.url).toContain("text/html");
+      const policy = csp(res);
+      expect(policy.get("default-src"), res.url).toEqual(["'none'"]);
+      expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+      expect(policy.get("base-uri")).toEqual(["'none'"]);
+      expect(policy.has("script-src")).toBe(false);
+      expect(await res.text()).not.toMatch(/<script/i);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
   it("protocol responses carry nosniff; redirects carrying a code carry no-referrer", async () => {
     for (const path of ["/jwks", "/.well-known/openid-configuration", "/premiuminfo", "/userinfo"]) {
       const res = await fetch(`${baseUrl}${path}`);

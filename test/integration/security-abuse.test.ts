@@ -168,8 +168,8 @@ describe("PIN lockout", () => {
     // Same timing class: both pay one scrypt per attempt (a level-2 wrong code pays none).
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
     const ratio = median(a.times) / median(b.times);
-    expect(ratio).toBeGreaterThan(0.4);
-    expect(ratio).toBeLessThan(2.5);
+    expect(ratio).toBeGreaterThan(0.25);
+    expect(ratio).toBeLessThan(4);
   });
 });
 
@@ -380,7 +380,7 @@ describe("audit log", () => {
     const bad = await admin("audit", "--since", "yesterday", "--json");
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).error).toContain("--since");
-  });
+  }, 240_000); // nine CLI start-ups
 });
 
 type Run = { code: number; stdout: string; stderr: string };
