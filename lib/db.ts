@@ -38,12 +38,21 @@ function postgresClientClass(): typeof PrismaClient {
   }
 }
 
+/**
+ * A Prisma client of its own for `url` (tests and tools that talk to another database than the
+ * service's): the SQLite or the PostgreSQL client, with the matching adapter.
+ */
+export function createPrismaClient(url: string, options: Omit<ConstructorParameters<typeof PrismaClient>[0] & object, "adapter"> = {},
+  busyTimeoutMs = 5000, poolSize = 10): PrismaClient {
+  const Client = url.startsWith("file:") ? PrismaClient : postgresClientClass();
+  return new Client({ ...options, adapter: createAdapter(url, busyTimeoutMs, poolSize) });
+}
+
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
 function client(): PrismaClient {
   const { DATABASE_URL: url, DATABASE_BUSY_TIMEOUT_MS: timeout, DATABASE_POOL_SIZE: pool } = config();
-  const Client = url.startsWith("file:") ? PrismaClient : postgresClientClass();
-  return (globalForPrisma.prisma ??= new Client({ adapter: createAdapter(url, timeout, pool) }));
+  return (globalForPrisma.prisma ??= createPrismaClient(url, {}, timeout, pool));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@prisma/client";
-import { createAdapter } from "@/lib/db";
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "@/lib/db";
 import { hashSecret, randomToken } from "@/lib/crypto";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, expectInteraction, grant, requestFor, signedInBrowser,
@@ -175,7 +175,7 @@ describe("over HTTPS (issuer https://…, TLS terminated in front)", () => {
 
   beforeAll(async () => {
     server = await startServer({ name: "https-issuer", env: { ISSUER: "https://op.example.test" } });
-    db = new PrismaClient({ adapter: createAdapter(server.databaseUrl) });
+    db = createPrismaClient(server.databaseUrl); // SQLite or PostgreSQL (TEST_DATABASE), like the server's
     const secret = randomToken(32);
     client = { id: `test-${randomToken(9)}`, secret, name: "HttpsApp", redirectUri: "https://rp.example.test/callback" };
     await db.client.create({ data: { id: client.id, name: client.name, secretHash: await hashSecret(secret),
