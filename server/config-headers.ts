@@ -1,13 +1,15 @@
 /**
- * The response headers next.config.js `headers()` gives a path, computed the way Next.js applies
- * them, so that endpoints the lean server answers itself send exactly what the Next.js path sends.
- * Only plain `source` patterns are understood (literal segments, `:name`, `:name?`, `:name*`,
- * `:name+`); a rule with anything else (regex groups, `has` / `missing` conditions) makes
+ * The response headers next.config.js `headers()` gives a path, as the build recorded them
+ * (`<distDir>/routes-manifest.json`, with the regex Next.js compiled for each source), so that the
+ * endpoints the lean server answers itself send exactly what the Next.js path of the same build sends.
+ * A rule without a compiled regex falls back to the plain `source` patterns (literal segments,
+ * `:name`, `:name?`, `:name*`, `:name+`); anything else, or `has` / `missing` conditions, makes
  * `headersFor` return null and the caller hands those paths to Next.js.
  */
 export interface HeaderRule {
   source: string;
   headers: Array<{ key: string; value: string }>;
+  regex?: string;
   has?: unknown;
   missing?: unknown;
 }
@@ -33,7 +35,7 @@ export function headersFor(rules: HeaderRule[], path: string): Array<[string, st
   const out = new Map<string, [string, string]>();
   for (const rule of rules) {
     if (rule.has !== undefined || rule.missing !== undefined) return null;
-    const re = patternToRegExp(rule.source);
+    const re = rule.regex ? new RegExp(rule.regex) : patternToRegExp(rule.source);
     if (!re) return null;
     if (!re.test(path)) continue;
     for (const { key, value } of rule.headers) out.set(key.toLowerCase(), [key, value]);

@@ -12,7 +12,7 @@
  */
 import http from "node:http";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import { headersFor, type HeaderRule } from "./config-headers";
 import { LeanRequest, readBody } from "./lean-request";
 import { HOT_PATHS, hotRoute } from "./routes";
@@ -39,11 +39,11 @@ async function main() {
   await app.prepare();
   const nextHandler = app.getRequestHandler();
 
-  // next.config.js headers() per hot path, resolved once; null: that path goes to Next.js.
-  const nextConfig = (await import(pathToFileURL(path.join(root, "next.config.js")).href)).default as {
-    headers?: () => Promise<HeaderRule[]>;
-  };
-  const rules = (await nextConfig.headers?.()) ?? [];
+  // next.config.js headers() per hot path, as this build recorded them (the Next.js path serves the
+  // build's copy, not the current next.config.js), resolved once; null: that path goes to Next.js.
+  const manifest = JSON.parse(readFileSync(path.join(root, process.env.NEXT_DIST_DIR || ".next", "routes-manifest.json"),
+    "utf8")) as { headers?: HeaderRule[] };
+  const rules = manifest.headers ?? [];
   const lean = process.env.LEAN_SERVER !== "off";
   const fixed = new Map<string, Array<[string, string]>>();
   for (const p of HOT_PATHS) {

@@ -9,7 +9,9 @@ describe("device inbox", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('href="/device/inbox?msisdn=447700900000"');
-    expect(html).toMatch(/http-equiv="refresh" content="5"/i);
+    // No timed refresh: WCAG 2.2.1 (timing adjustable) — the reader reloads with the link.
+    expect(html).not.toMatch(/http-equiv="refresh"/i);
+    expect(res.headers.get("cache-control")).toMatch(/no-store/);
   });
 
   it("ignores a malformed number instead of failing", async () => {
