@@ -53,7 +53,12 @@ async function main() {
   }
   const bodyCap = 2 * MAX_BODY_BYTES;
 
+  const trustedProxies = config().TRUSTED_PROXY;
   const server = http.createServer((req, res) => {
+    // With no trusted proxy in front, the peer address IS the client: a client-sent
+    // X-Forwarded-For would otherwise choose its own per-IP rate-limit bucket (lib/http/client-ip.ts).
+    // Behind TRUSTED_PROXY proxies the header is theirs and is kept.
+    if (trustedProxies === 0) overwriteForwardedFor(req);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -128,3 +133,15 @@ main().catch((err) => {
   logger.fatal({ err }, "server failed to start");
   process.exit(1);
 });
+
+/** Replaces any X-Forwarded-For (parsed and raw header lists alike) with the socket's peer address. */
+function overwriteForwardedFor(req: http.IncomingMessage): void {
+  const peer = req.socket.remoteAddress ?? "";
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) {
+    if (raw[i]!.toLowerCase() === "x-forwarded-for") raw.splice(i, 2);
+  }
+  if (!peer) { delete req.headers["x-forwarded-for"]; return; }
+  raw.push("X-Forwarded-For", peer);
+  req.headers["x-forwarded-for"] = peer;
+}

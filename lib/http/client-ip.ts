@@ -5,13 +5,12 @@ const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
 
 /**
  * The client's IP address, for per-IP limits and the audit log. Route handlers do not see the
- * socket: Next.js puts the peer address into `X-Forwarded-For` itself, but only when the request
- * did not carry that header. With TRUSTED_PROXY=N (N reverse proxies in front, each appending its
- * peer, as nginx's `$proxy_add_x_forwarded_for` does) the address is the N-th entry from the right:
- * entries further left were written by the client and are never trusted. With TRUSTED_PROXY=false
- * (0) the service is reached directly and the rightmost entry is taken, which is the peer address
- * unless the client sent the header itself: per-IP limits are only enforceable behind a proxy
- * that sets the header (README, Security). Returns "unknown" when there is no usable address.
+ * socket, so the production server (server/main.ts) hands it over in `X-Forwarded-For`: with
+ * TRUSTED_PROXY=false (0) it REPLACES any client-sent header with the socket's peer address, so
+ * a client cannot pick its own rate-limit bucket. With TRUSTED_PROXY=N (N reverse proxies in
+ * front, each appending its peer, as nginx's `$proxy_add_x_forwarded_for` does) the address is
+ * the N-th entry from the right: entries further left were written by the client and are never
+ * trusted. Returns "unknown" when there is no usable address.
  */
 export function clientIp(headers: Headers, trustedProxies = config().TRUSTED_PROXY): string {
   const entries = (headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);

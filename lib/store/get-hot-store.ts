@@ -13,8 +13,8 @@ const holder = globalThis as unknown as { __hotStore?: { url: string; store: Hot
 export function getHotStore(): HotStore {
   const url = config().DATABASE_URL;
   if (holder.__hotStore?.url !== url) {
-    const wait = config().DATABASE_BUSY_TIMEOUT_MS;
-    const store = url.startsWith("file:") ? new SqliteStore(url.slice("file:".length), wait) : new PgStore(url, wait);
+    const { DATABASE_BUSY_TIMEOUT_MS: wait, DATABASE_POOL_SIZE: poolSize } = config();
+    const store = url.startsWith("file:") ? new SqliteStore(url.slice("file:".length), wait) : new PgStore(url, wait, poolSize);
     holder.__hotStore = { url, store };
   }
   return holder.__hotStore.store;

@@ -44,8 +44,9 @@ export class PgStore implements HotStore {
   private readonly pool: Pool;
   private readonly names = new Map<string, { name: string; text: string }>();
 
-  constructor(connectionString: string, connectTimeoutMs: number) {
-    this.pool = new pg.Pool({ connectionString, max: 10, types, connectionTimeoutMillis: connectTimeoutMs } satisfies PoolConfig);
+  constructor(connectionString: string, connectTimeoutMs: number, poolSize: number) {
+    // DATABASE_POOL_SIZE bounds this pool as it bounds Prisma's: an instance holds at most twice it.
+    this.pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: connectTimeoutMs } satisfies PoolConfig);
     // An idle connection the server closed must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);
   }
