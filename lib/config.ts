@@ -51,6 +51,9 @@ const schema = z.object({
   CLIENT_AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().max(1_000_000).default(10),
   CLIENT_AUTH_FAILURE_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(50),
   // How many reverse proxies in front of the service append to X-Forwarded-For (lib/http/client-ip.ts).
+  // Demo clients (published secrets) and subscribers (known PINs), seeded by `npm start`. Default:
+  // on for the embedded SQLite database (the local set-up), off for PostgreSQL (production).
+  DEMO_DATA: z.enum(["true", "false"]).optional(),
   TRUSTED_PROXY: z
     .string()
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
@@ -58,7 +61,8 @@ const schema = z.object({
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
 });
 
-export type Config = Readonly<Omit<z.infer<typeof schema>, "DEVICE_INBOX_ENABLED"> & { DEVICE_INBOX_ENABLED: boolean }>;
+export type Config = Readonly<Omit<z.infer<typeof schema>, "DEVICE_INBOX_ENABLED" | "DEMO_DATA">
+  & { DEVICE_INBOX_ENABLED: boolean; DEMO_DATA: boolean }>;
 
 /** Parses an environment into a frozen configuration, or throws one line naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -70,7 +74,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const c = result.data;
   const inbox = c.DEVICE_INBOX_ENABLED ? c.DEVICE_INBOX_ENABLED === "true" : c.MESSAGING_CHANNEL === "inbox";
-  return Object.freeze({ ...c, ISSUER: c.ISSUER, DEVICE_INBOX_ENABLED: inbox });
+  const demo = c.DEMO_DATA ? c.DEMO_DATA === "true" : c.DATABASE_URL.startsWith("file:");
+  return Object.freeze({ ...c, ISSUER: c.ISSUER, DEVICE_INBOX_ENABLED: inbox, DEMO_DATA: demo });
 }
 
 let cached: Config | undefined;

@@ -44,8 +44,9 @@ function newestMtime(dir) {
 }
 
 if (!dev) {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  const sources = ["app", "components", "lib", "prisma/schema.prisma", "next.config.js", "package-lock.json"]
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+  const sources = ["app", "components", "lib", "prisma/schema.prisma", "next.config.js", "proxy.ts", "instrumentation.ts",
+    "package-lock.json"]
     .map((p) => path.join(root, p)).filter(existsSync)
     .map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs));
   if (!existsSync(buildId) || Math.max(...sources) > statSync(buildId).mtimeMs) {

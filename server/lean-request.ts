@@ -76,15 +76,25 @@ export class LeanRequest {
   }
 }
 
-/** Reads a request body into memory, keeping at most `cap` bytes (the rest is drained and dropped). */
+/**
+ * Reads a request body into memory and stops as soon as it exceeds `cap` bytes: the handler then
+ * sees more than it accepts and answers 413 itself, and the caller closes the connection instead
+ * of draining the rest (an unbounded chunked body is never read to its end).
+ */
 export function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      if (size <= cap) chunks.push(chunk);
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
       size += chunk.length;
-    });
+      if (size > cap) {
+        req.off("data", onData);
+        req.pause();
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.once("error", reject);
   });

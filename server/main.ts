@@ -21,6 +21,7 @@ import { writeResponse } from "./write-response";
 
 const SCREEN_PATH = /^\/interaction\/([A-Za-z0-9_-]+)$/;
 import { MAX_BODY_BYTES } from "../lib/http/params";
+import { MAX_URL_BYTES } from "../lib/http/security-headers";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
 
@@ -66,7 +67,8 @@ async function main() {
     const headers = fixed.get(pathname);
     const handler = headers && hotRoute(pathname, method);
     if (!handler || !url.startsWith("/")) {
-      const screen = method === "GET" && screenHeaders ? SCREEN_PATH.exec(pathname) : null;
+      // An over-long URL goes to Next.js, whose proxy.ts answers 414 as on every other page.
+      const screen = method === "GET" && screenHeaders && url.length <= MAX_URL_BYTES ? SCREEN_PATH.exec(pathname) : null;
       if (screen) void serveScreen(req, res, screen[1]!, q < 0 ? "" : url.slice(q + 1));
       else void nextHandler(req, res);
       return;
@@ -77,7 +79,13 @@ async function main() {
   async function serveHot(req: http.IncomingMessage, res: http.ServerResponse,
     handler: (r: Request) => Promise<Response>, headers: Array<[string, string]>, method: string, url: string) {
     try {
-      const body = method === "POST" ? await readBody(req, bodyCap) : null;
+      // A declared length over the limit is refused by the handler from the header alone (413,
+      // lib/http/params.ts) without reading; an over-long body is read only up to the cap. Either
+      // way the rest is never drained: the connection closes after the response.
+      const declared = Number(req.headers["content-length"] ?? 0);
+      const refused = method === "POST" && !(declared <= MAX_BODY_BYTES);
+      const body = method === "POST" && !refused ? await readBody(req, bodyCap) : null;
+      if (refused || (body && body.length > bodyCap)) res.shouldKeepAlive = false;
       const request = new LeanRequest(method, `${origin}${url}`, req, res, body) as unknown as Request;
       await writeResponse(res, await handler(request), headers, false);
     } catch (err) {

@@ -1,11 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { DisplayFrame } from "../components/display/display-frame";
-import { CodeStep } from "../components/interaction/code-step";
-import { ConsentStep } from "../components/interaction/consent-step";
-import { ContinueStep } from "../components/interaction/continue-step";
-import { MsisdnStep } from "../components/interaction/msisdn-step";
-import { PhoneStep } from "../components/interaction/phone-step";
-import { SelectStep } from "../components/interaction/select-step";
+import { ScreenStep } from "../components/interaction/screen-step";
 import { db } from "../lib/db";
 import { escapeHtml } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
@@ -46,19 +41,7 @@ export async function wapScreen({ id, cookie, query }: { id: string; cookie: str
     const common = { id, csrf, t, clientName: p.clientName, error };
     const body = renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>
-        {(ui) => {
-          switch (screen.kind) {
-            case "select": return <SelectStep {...common} ui={ui} accounts={screen.accounts} />;
-            case "msisdn": return <MsisdnStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} />;
-            case "code":
-              return <CodeStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
-                burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
-            case "phone":
-              return <PhoneStep {...common} ui={ui} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
-            case "consent": return <ConsentStep {...common} ui={ui} params={p} maskedMsisdn={screen.maskedMsisdn} />;
-            default: return <ContinueStep id={id} t={t} ui={ui} />;
-          }
-        }}
+        {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}
       </DisplayFrame>,
     );
     const html = `<!DOCTYPE html><html lang="${escapeHtml(t.lang)}"><head><meta charset="utf-8">`

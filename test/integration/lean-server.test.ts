@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type RunningServer } from "@/test/support/server";
 
@@ -78,5 +79,46 @@ describe("lean server vs the Next.js path", () => {
     const head = await fetch(`${inject("baseUrl")}/.well-known/openid-configuration`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
+  });
+});
+
+describe("oversized bodies on the production server", () => {
+  const baseUrl = inject("baseUrl");
+
+  /** POSTs /token with a chunked body that never ends; resolves with the answer's status and whether the connection then closed. */
+  function endlessChunkedPost(): Promise<{ status: number; closed: boolean }> {
+    return new Promise((resolve, reject) => {
+      const url = new URL("/token", baseUrl);
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked" } });
+      const chunk = Buffer.alloc(8 * 1024, "a");
+      const timer = setInterval(() => req.write(chunk), 5);
+      req.on("response", (res) => {
+        res.resume();
+        res.on("end", () => {
+          res.socket?.once("close", () => { clearInterval(timer); resolve({ status: res.statusCode!, closed: true }); });
+          setTimeout(() => { clearInterval(timer); resolve({ status: res.statusCode!, closed: res.socket?.destroyed ?? true }); }, 3000);
+        });
+      });
+      req.on("error", (e) => { clearInterval(timer); if ((e as NodeJS.ErrnoException).code !== "EPIPE" && (e as NodeJS.ErrnoException).code !== "ECONNRESET") reject(e); });
+    });
+  }
+
+  it("answers 413 to a chunked body that never ends, without waiting for its end, and closes the connection", async () => {
+    const { status, closed } = await endlessChunkedPost();
+    expect(status).toBe(413);
+    expect(closed).toBe(true);
+  });
+
+  it("answers 413 from the declared Content-Length alone, before any body byte is sent", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL("/token", baseUrl);
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(50 * 1024 * 1024) } });
+      req.on("response", (res) => { res.resume(); resolve(res.statusCode!); req.destroy(); });
+      req.on("error", (e) => { if ((e as NodeJS.ErrnoException).code !== "ECONNRESET") reject(e); });
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
   });
 });

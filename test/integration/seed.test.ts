@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, TEST_SECRETS } from "../support/server";
 import { db } from "@/lib/db";
-import { config } from "@/lib/config";
+import { config, parseConfig } from "@/lib/config";
 import { verifySecret } from "@/lib/crypto";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
 import { seedDemoData } from "@/lib/demo/seed-demo-data";
@@ -61,15 +61,25 @@ describe("demo data seed", () => {
     expect(IDENTITY.filter((a) => partial![a] !== null)).toEqual(["givenName", "familyName", "email"]);
   });
 
+  const runSeedScript = (demoData: "true" | "false") => new Promise<string>((resolve, reject) => {
+    execFile(path.join(root, "node_modules", ".bin", "tsx"), ["prisma/seed.ts"], {
+      cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl, DEMO_DATA: demoData },
+    }, (err, out, errOut) => (err ? reject(new Error(errOut)) : resolve(out)));
+  });
+
   it("re-running, in process or as `npm start` does (prisma/seed.ts), changes nothing", async () => {
     const before = await snapshot();
     expect(await seedDemoData()).toMatch(/clients 0 created, 2 kept; subscribers 0 created, 4 kept/);
-    const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(path.join(root, "node_modules", ".bin", "tsx"), ["prisma/seed.ts"], {
-        cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl },
-      }, (err, out, errOut) => (err ? reject(new Error(errOut)) : resolve(out)));
-    });
-    expect(stdout).toMatch(/^Demo data: .*0 created, 2 kept.*0 created, 4 kept\n$/);
+    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 2 kept.*0 created, 4 kept\n$/);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("DEMO_DATA=false (the default on PostgreSQL) seeds nothing: no published demo secret in production", async () => {
+    await db.client.deleteMany({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } });
+    expect(await runSeedScript("false")).toMatch(/^Demo data: not seeded/);
+    expect(await db.client.count({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } })).toBe(0);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db" }).DEMO_DATA).toBe(false);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "file:/tmp/x.db" }).DEMO_DATA).toBe(true);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db", DEMO_DATA: "true" }).DEMO_DATA).toBe(true);
   });
 });

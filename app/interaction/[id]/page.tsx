@@ -1,13 +1,8 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { DisplayFrame } from "@/components/display/display-frame";
-import { CodeStep } from "@/components/interaction/code-step";
-import { ConsentStep } from "@/components/interaction/consent-step";
-import { ContinueStep } from "@/components/interaction/continue-step";
+import { ScreenStep } from "@/components/interaction/screen-step";
 import { FailureStep } from "@/components/interaction/failure-step";
-import { MsisdnStep } from "@/components/interaction/msisdn-step";
-import { PhoneStep } from "@/components/interaction/phone-step";
-import { SelectStep } from "@/components/interaction/select-step";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { chooseScreen } from "@/lib/interaction/choose-screen";
@@ -52,19 +47,7 @@ export default async function InteractionPage({ params, searchParams }: Props) {
     {/* CSP form-action (React hoists <meta> into <head>): the forms end in a 303 to the redirect URI. */}
     <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(p.redirectUri)} />
     <DisplayFrame display={p.display} t={t}>
-      {(ui) => {
-        switch (screen.kind) {
-          case "select": return <SelectStep {...common} ui={ui} accounts={screen.accounts} />;
-          case "msisdn": return <MsisdnStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} />;
-          case "code":
-            return <CodeStep {...common} ui={ui} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
-              burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
-          case "phone":
-            return <PhoneStep {...common} ui={ui} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
-          case "consent": return <ConsentStep {...common} ui={ui} params={p} maskedMsisdn={screen.maskedMsisdn} />;
-          default: return <ContinueStep id={id} t={t} ui={ui} />;
-        }
-      }}
+      {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}
     </DisplayFrame>
     </>
   );

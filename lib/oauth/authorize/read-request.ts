@@ -1,10 +1,11 @@
-import { MAX_BODY_BYTES } from "../../http/params";
+import { readBodyText } from "../../http/params";
+import { RequestTooLarge } from "../errors";
 import { MAX_URL_BYTES } from "../../http/security-headers";
 import { AuthorizePageError } from "./errors";
 
 /**
  * The name/value pairs of an authorization request: the query of a GET, or the form body of a POST
- * (OIDC Core §3.1.2.1). Anything unreadable or larger than MAX_BODY_BYTES is refused on the error
+ * (OIDC Core §3.1.2.1). Anything unreadable or larger than MAX_BODY_BYTES (lib/http/params.ts) is refused on the error
  * page: the client is not known yet, so nothing may be redirected.
  */
 export async function readAuthorizationPairs(req: Request): Promise<Array<[string, string]>> {
@@ -18,31 +19,14 @@ export async function readAuthorizationPairs(req: Request): Promise<Array<[strin
   if (type !== "application/x-www-form-urlencoded") {
     throw new AuthorizePageError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
   }
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge(413);
-  const text = await readLimited(req, MAX_BODY_BYTES);
-  return [...new URLSearchParams(text)];
+  try {
+    return [...new URLSearchParams(await readBodyText(req))];
+  } catch (e) {
+    throw e instanceof RequestTooLarge ? tooLarge(413) : e;
+  }
 }
 
 /** 413 Content Too Large / 414 URI Too Long (RFC 9110 §15.5.14-15). */
 function tooLarge(status: 413 | 414) {
   return new AuthorizePageError("invalid_request", "The authorization request is too large.", status);
-}
-
-/** Reads a body but stops as soon as it exceeds `limit` bytes (a missing Content-Length is no bypass). */
-async function readLimited(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(413);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,0 +1,31 @@
+import type { ComponentProps } from "react";
+import type { Screen } from "@/lib/interaction/choose-screen";
+import { CodeStep } from "./code-step";
+import { ConsentStep } from "./consent-step";
+import { ContinueStep } from "./continue-step";
+import { MsisdnStep } from "./msisdn-step";
+import { PhoneStep } from "./phone-step";
+import { SelectStep } from "./select-step";
+import type { StepProps } from "./step-props";
+
+/**
+ * The step component for the screen chooseScreen() picked, with the props every step shares. One
+ * switch for the React page (app/interaction/[id]/page.tsx) and the script-free WAP rendering
+ * (server/wap-screen.tsx), so a new screen kind appears on every display.
+ */
+export function ScreenStep({ screen, params: p, ...common }: StepProps & {
+  screen: Screen;
+  params: ComponentProps<typeof ConsentStep>["params"];
+}) {
+  switch (screen.kind) {
+    case "select": return <SelectStep {...common} accounts={screen.accounts} />;
+    case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} />;
+    case "code":
+      return <CodeStep {...common} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
+        burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
+    case "phone":
+      return <PhoneStep {...common} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
+    case "consent": return <ConsentStep {...common} params={p} maskedMsisdn={screen.maskedMsisdn} />;
+    default: return <ContinueStep id={common.id} t={common.t} ui={common.ui} />;
+  }
+}
