@@ -8,7 +8,7 @@ import { getMessages } from "../lib/i18n/get-messages";
 import { chooseScreen } from "../lib/interaction/choose-screen";
 import { interactionCsrfToken } from "../lib/interaction/interaction-csrf";
 import { randomToken } from "../lib/crypto";
-import { loadPendingRequest } from "../lib/oauth/authorize/load-pending-request";
+import { pendingFromRow } from "../lib/oauth/authorize/load-pending-request";
 import { REQUEST_ID_PATTERN } from "../lib/oauth/authorize/load-bound-request";
 import { readBrowserId } from "../lib/sessions/browser-cookie";
 
@@ -26,12 +26,12 @@ export async function wapScreen({ id, cookie, query }: { id: string; cookie: str
   Promise<{ html: string; headers: Record<string, string> } | null> {
   if (!REQUEST_ID_PATTERN.test(id)) return null;
   try {
-    // Cheap pre-check (one primary-key read of one column) before the screen's own loading.
-    const row = await db.authorizationRequest.findUnique({ where: { id }, select: { params: true } });
+    // One read: the row decides WAP or not, then serves loadPendingRequest's checks (pendingFromRow).
+    const row = await db.authorizationRequest.findUnique({ where: { id } });
     if (!row || (JSON.parse(row.params) as { display?: string }).display !== "wap") return null;
     const browserId = readBrowserId(cookie);
-    const pending = await loadPendingRequest({ id, browserId });
-    if (!pending || pending.params.display !== "wap") return null;
+    const pending = browserId ? await pendingFromRow(row, browserId) : null;
+    if (!pending) return null;
     const { request, params: p } = pending;
     const t = getMessages(p.uiLocales);
     const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.get("step") === "msisdn" });

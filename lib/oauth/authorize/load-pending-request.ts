@@ -29,7 +29,12 @@ export interface PendingRequest {
 export async function loadPendingRequest({ id, browserId }: { id: string; browserId: string | null }):
   Promise<PendingRequest | null> {
   if (!browserId || !REQUEST_ID_PATTERN.test(id)) return null;
-  const request = await db.authorizationRequest.findUnique({ where: { id } });
+  return pendingFromRow(await db.authorizationRequest.findUnique({ where: { id } }), browserId);
+}
+
+/** loadPendingRequest's checks on a row the caller has already read (the WAP screen reads it first). */
+export async function pendingFromRow(request: AuthorizationRequest | null, browserId: string):
+  Promise<PendingRequest | null> {
   const hash = browserIdHash(browserId);
   if (!request || !safeEqual(request.browserIdHash, hash)) return null;
   if (!["pending", "authenticated", "consented"].includes(request.status)) return null;
