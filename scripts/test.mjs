@@ -56,6 +56,29 @@ let passed = 0;
 let failed = failedToStart;
 let skipped = 0;
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
+// Names of the failed tests, repeated at the end so the last lines of a long log say what broke.
+const failures = [];
+function noteVitestFailures(label, report) {
+  for (const file of report.testResults ?? []) {
+    const rel = path.relative(root, file.name);
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === "failed") failures.push(`${label} ${rel} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300)}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === "failed") failures.push(`${label} ${rel}: ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+  }
+}
+function notePlaywrightFailures(suite, parents = []) {
+  const trail = suite.title && suite.title !== suite.file ? [...parents, suite.title] : parents;
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      if (t.status === "unexpected" || t.status === "flaky") {
+        const err = t.results?.find((r) => r.error)?.error?.message ?? "";
+        failures.push(`[playwright] ${spec.file} › ${[...trail, spec.title].join(" › ")} (${t.status}): ${err.split("\n")[0].slice(0, 300)}`);
+      }
+    }
+  }
+  for (const child of suite.suites ?? []) notePlaywrightFailures(child, trail);
+}
 
 if (!e2eOnly) {
   const out = path.join(root, ".tmp", "vitest-results.json");
@@ -66,7 +89,12 @@ if (!e2eOnly) {
     passed += r.numPassedTests;
     failed += r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
     skipped += r.numPendingTests + r.numTodoTests;
-  } else failed += 1;
+    noteVitestFailures("[vitest sqlite]", r);
+    if (code !== 0 && r.numFailedTests === 0) failures.push(`[vitest sqlite] exited ${code} with no failed test (an unhandled error: see above)`);
+  } else {
+    failed += 1;
+    failures.push("[vitest sqlite] wrote no report");
+  }
 }
 
 if (!e2eOnly && testEnv.TEST_PG_URL) {
@@ -82,7 +110,12 @@ if (!e2eOnly && testEnv.TEST_PG_URL) {
     failed += r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
     skipped += r.numPendingTests + r.numTodoTests;
     console.log(`PostgreSQL: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-  } else failed += 1;
+    noteVitestFailures("[vitest postgres]", r);
+    if (code !== 0 && r.numFailedTests === 0) failures.push(`[vitest postgres] exited ${code} with no failed test (an unhandled error: see above)`);
+  } else {
+    failed += 1;
+    failures.push("[vitest postgres] wrote no report");
+  }
 } else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the integration suite ran on SQLite only.");
 pgCluster?.stop();
 
@@ -94,7 +127,14 @@ if (pw) {
   passed += pw.stats.expected;
   failed += pw.stats.unexpected + pw.stats.flaky + (pwCode !== 0 && pw.stats.unexpected === 0 ? 1 : 0);
   skipped += pw.stats.skipped;
-} else failed += 1;
+  for (const suite of pw.suites ?? []) notePlaywrightFailures(suite);
+  if (pwCode !== 0 && pw.stats.unexpected === 0 && pw.stats.flaky === 0) failures.push(`[playwright] exited ${pwCode} with no failed test (see above)`);
+} else {
+  failed += 1;
+  failures.push("[playwright] wrote no report");
+}
+
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
