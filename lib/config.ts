@@ -39,6 +39,9 @@ const schema = z.object({
   // SQLite busy_timeout: how long a write waits for another connection's lock before the request
   // answers 503 (lib/db.ts). Milliseconds.
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  // SQLite: WAL checkpoints in a worker thread every this many ms (lib/store/sqlite-checkpointer.ts);
+  // 0 leaves them to SQLite's automatic checkpoint inside a request's commit.
+  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   // PostgreSQL: connections per instance (lib/db.ts). Instances x pool size must stay under the
   // server's max_connections (100 by default) minus what migrations and admin tools need.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),

@@ -3,6 +3,7 @@ import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@
 import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
 import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { reportStatement } from "./statement-listener";
+import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
 
 
 /**
@@ -43,9 +44,21 @@ export class SqliteStore implements HotStore {
   readonly dialect = "sqlite" as const;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** The worker that checkpoints the WAL off the event loop (lib/store/sqlite-checkpointer.ts). */
+  checkpointer?: Checkpointer;
+  private closed = false;
 
-  /** `busyWaitMs`: how long a statement waits for another connection's lock (lib/db.ts's bound). */
-  constructor(file: string, private readonly busyWaitMs: number) {
+  /**
+   * `busyWaitMs`: how long a statement waits for another connection's lock (lib/db.ts's bound).
+   * `checkpointIntervalMs`: WAL checkpoints in a worker thread this often; 0 leaves them to SQLite's
+   * automatic checkpoint inside a commit of this connection (SQLITE_CHECKPOINT_INTERVAL_MS). A worker
+   * that fails is started again after `checkpointRestartMs`; meanwhile SQLite's own checkpoint is on.
+   */
+  constructor(private readonly file: string, private readonly busyWaitMs: number,
+    private readonly options: {
+      checkpointIntervalMs?: number; checkpointRestartMs?: number;
+      onCheckpoint?: (e: CheckpointEvent) => void; onCheckpointerError?: (err: unknown) => void;
+    } = {}) {
     // fileMustExist: a database file that has gone missing is an error (503), never re-created empty.
     this.db = new Database(file, { timeout: 0, fileMustExist: true });
     // WAL is persistent in the file (scripts/sqlite-wal.mjs sets it at deploy); synchronous=NORMAL
@@ -53,6 +66,27 @@ export class SqliteStore implements HotStore {
     // survives a crash of the process; the last ones may be lost on power loss (README, durability).
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
+    if ((options.checkpointIntervalMs ?? 0) > 0) this.startCheckpointer();
+  }
+
+  private startCheckpointer() {
+    const { checkpointIntervalMs = 0, checkpointRestartMs = 5000, onCheckpoint, onCheckpointerError } = this.options;
+    this.checkpointer = startCheckpointer(this.file, {
+      intervalMs: checkpointIntervalMs,
+      onActive: (active) => {
+        if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${active ? 0 : 1000}`);
+      },
+      onCheckpoint,
+      onError: onCheckpointerError,
+      onFailure: () => {
+        if (!this.closed) setTimeout(() => { if (!this.closed) this.startCheckpointer(); }, checkpointRestartMs).unref();
+      },
+    });
+  }
+
+  /** This connection's automatic checkpoint threshold in pages (0 while the worker checkpoints). */
+  autoCheckpointPages(): number {
+    return this.db.pragma("wal_autocheckpoint", { simple: true }) as number;
   }
 
   private stmt(sql: string): Database.Statement {
@@ -185,6 +219,8 @@ export class SqliteStore implements HotStore {
   }
 
   async close() {
+    this.closed = true;
+    await this.checkpointer?.stop();
     this.db.close();
   }
 }

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { startCheckpointer } from "./sqlite-checkpointer";
+import { SqliteStore } from "./sqlite-store";
+
+// WAL checkpoints in a worker thread: the hot connection stops checkpointing inside its commits only
+// while the worker runs, and the worker really moves the committed pages into the database file.
+const dir = mkdtempSync(path.join(tmpdir(), "checkpointer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function newDatabase(name: string) {
+  const file = path.join(dir, name);
+  const setup = new Database(file);
+  setup.pragma("journal_mode = WAL");
+  setup.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+  setup.close();
+  return file;
+}
+
+/** Writes ~4 MB through a connection that never checkpoints itself (as the hot connection, once the worker runs). */
+function writeWithoutCheckpoints(file: string) {
+  const writer = new Database(file);
+  writer.pragma("wal_autocheckpoint = 0");
+  const insert = writer.prepare("INSERT INTO t (v) VALUES (?)");
+  for (let i = 0; i < 1000; i++) insert.run("x".repeat(4000));
+  writer.close(); // closing a connection would checkpoint if it were the last one: the store's stays open
+}
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+};
+
+describe("WAL checkpoints off the event loop", () => {
+  it("the worker checkpoints every committed page while the hot connection's automatic checkpoint is off", async () => {
+    const file = newDatabase("a.db");
+    const events: Array<{ log: number; checkpointed: number }> = [];
+    const store = new SqliteStore(file, 1000, { checkpointIntervalMs: 50, onCheckpoint: (e) => events.push(e) });
+    expect(store.autoCheckpointPages()).toBe(1000);
+    expect(await store.checkpointer!.ready).toBe(true);
+    expect(store.autoCheckpointPages()).toBe(0);
+
+    const before = statSync(file).size;
+    writeWithoutCheckpoints(file);
+    // Only a checkpoint copies pages from the WAL into the database file.
+    expect(await until(() => statSync(file).size > before + 3_000_000)).toBe(true);
+    // A checkpoint after the last write has moved every frame of the WAL.
+    expect(await until(() => events.some((e) => e.checkpointed > 0 && e.checkpointed === e.log))).toBe(true);
+
+    await store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 1000 });
+    check.close();
+  });
+
+  it("without the worker the pages stay in the WAL (the control for the test above)", async () => {
+    const file = newDatabase("b.db");
+    const store = new SqliteStore(file, 1000);
+    expect(store.checkpointer).toBeUndefined();
+    const before = statSync(file).size;
+    writeWithoutCheckpoints(file);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statSync(file).size).toBe(before);
+    await store.close();
+  });
+
+  it("stopping the worker turns the hot connection's automatic checkpoint back on", async () => {
+    const file = newDatabase("c.db");
+    const store = new SqliteStore(file, 1000, { checkpointIntervalMs: 50 });
+    expect(await store.checkpointer!.ready).toBe(true);
+    expect(store.autoCheckpointPages()).toBe(0);
+    await store.checkpointer!.stop();
+    expect(store.autoCheckpointPages()).toBe(1000);
+    await store.close();
+  });
+
+  it("a worker that dies is started again; meanwhile SQLite's automatic checkpoint is on", async () => {
+    const file = newDatabase("e.db");
+    const store = new SqliteStore(file, 1000, { checkpointIntervalMs: 50, checkpointRestartMs: 300 });
+    const first = store.checkpointer!;
+    expect(await first.ready).toBe(true);
+    await first.worker.terminate();
+    expect(store.autoCheckpointPages()).toBe(1000);
+    expect(await until(() => store.checkpointer !== first)).toBe(true);
+    expect(await store.checkpointer!.ready).toBe(true);
+    expect(store.autoCheckpointPages()).toBe(0);
+    await store.close();
+  });
+
+  it("a worker that cannot open the database never becomes active and reports the error", async () => {
+    const states: boolean[] = [];
+    const errors: unknown[] = [];
+    const checkpointer = startCheckpointer(path.join(dir, "missing.db"), {
+      intervalMs: 50, onActive: (active) => states.push(active), onError: (err) => errors.push(err),
+    });
+    expect(await checkpointer.ready).toBe(false);
+    expect(states).toEqual([]);
+    expect(String(errors[0])).toMatch(/directory does not exist|unable to open/i);
+    await checkpointer.stop();
+  });
+});
