@@ -17,8 +17,30 @@ import { config } from "./config";
  * bounded so an unreachable server fails fast (503) rather than holding requests open.
  */
 export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) {
-  if (url.startsWith("file:")) return new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true });
+  if (url.startsWith("file:")) return immediateTransactions(new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true }));
   return new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
+}
+
+/**
+ * SQLite: Prisma's interactive transactions start with `BEGIN IMMEDIATE` instead of the adapter's
+ * deferred `BEGIN`. A deferred transaction reads from a snapshot and takes the write lock only at its
+ * first write; if another connection committed in between (the hot-path store of this very process,
+ * between two awaits), that write fails at once with SQLITE_BUSY, whatever the busy timeout (SQLite
+ * cannot let a stale snapshot write). Taking the lock at BEGIN makes the other writers wait their
+ * turn instead: the store retries asynchronously, another process waits up to the busy timeout.
+ * Implemented by rewriting the one `BEGIN` statement the adapter prepares (its startTransaction).
+ */
+function immediateTransactions(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const client = (adapter as unknown as { client?: { prepare: (sql: string) => unknown } }).client;
+    if (!client || typeof client.prepare !== "function") throw new Error("@prisma/adapter-better-sqlite3: unexpected adapter shape (no client.prepare)");
+    const prepare = client.prepare.bind(client);
+    client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return adapter;
+  };
+  return factory;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BUFFERED_BODY, type BufferedBody } from "../lib/http/params";
 
 /**
  * The part of a Web `Request` the protocol handlers in lib/ use (method, url, headers, body as a
@@ -8,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  * The body arrives already buffered (see readBody), capped at `cap` bytes: the handlers refuse
  * anything above their own, smaller limit (lib/http/params.ts MAX_BODY_BYTES).
  */
-export class LeanRequest {
+export class LeanRequest implements BufferedBody {
   readonly headers: Headers;
   private controller?: AbortController;
 
@@ -37,6 +38,11 @@ export class LeanRequest {
         c.close();
       },
     });
+  }
+
+  /** The body bytes as read (readBodyText in lib/http/params.ts reads them without a stream). */
+  [BUFFERED_BODY](): Buffer | null {
+    return this.bytes;
   }
 
   get bodyUsed(): boolean {

@@ -7,6 +7,10 @@ export const MAX_PARAM_LENGTH = 4096;
 
 export type Params = Map<string, string>;
 
+/** A request whose body has already been read into memory (the production server's LeanRequest). */
+export const BUFFERED_BODY = Symbol.for("operator-identity.buffered-body");
+export type BufferedBody = { [BUFFERED_BODY](): Buffer | null };
+
 /** Turns name/value pairs into a map, refusing repeated names (RFC 6749 §3.1) and over-long values. */
 export function toParams(pairs: Iterable<[string, string]>): Params {
   const out: Params = new Map();
@@ -35,6 +39,14 @@ export async function readBodyText(req: Request): Promise<string> {
   const declared = req.headers.get("content-length");
   if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) {
     throw new RequestTooLarge("the request body is too large");
+  }
+  // The production server's requests arrive with the body already in memory (server/lean-request.ts):
+  // the same limit, without a ReadableStream around the bytes.
+  const buffered = (req as Partial<BufferedBody>)[BUFFERED_BODY]?.();
+  if (buffered !== undefined) {
+    if (buffered === null) return "";
+    if (buffered.byteLength > MAX_BODY_BYTES) throw new RequestTooLarge("the request body is too large");
+    return buffered.toString("utf8");
   }
   if (!req.body) return "";
   const reader = req.body.getReader();

@@ -121,4 +121,25 @@ describe("hot-path store <-> Prisma storage format", () => {
     await expect.poll(() => insertDone).toBe(true);
     expect(await db.authorizationCode.count({ where: { codeHash } })).toBe(1);
   });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: a Prisma transaction that reads first still writes after the store committed meanwhile (BEGIN IMMEDIATE)", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    const codeHash = sha256(randomToken(32));
+    const row = { codeHash, clientId: client.id, subscriberId: subscriber.id, redirectUri: client.redirectUri, scope: "openid",
+      acr: "2", amr: "otp", authTime: new Date(), expiresAt: new Date(Date.now() + 60_000) };
+    let insert: Promise<void> | undefined;
+    // A deferred BEGIN would read from a snapshot; the store's commit in between would make the
+    // transaction's first write fail at once with SQLITE_BUSY (its snapshot is stale), whatever the
+    // busy timeout. Prisma's transactions take the write lock at BEGIN, so the store waits instead.
+    await db.$transaction(async (tx) => {
+      await tx.subscriber.findUniqueOrThrow({ where: { id: subscriber.id } });
+      insert = getHotStore().insertAuthorizationCode(row);
+      await new Promise((r) => setTimeout(r, 20));
+      await tx.subscriber.update({ where: { id: subscriber.id }, data: { givenName: "after the read" } });
+    });
+    await insert;
+    expect((await db.subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).givenName).toBe("after the read");
+    expect(await db.authorizationCode.count({ where: { codeHash } })).toBe(1);
+  });
 });

@@ -198,7 +198,7 @@ describe("admin CLI: handsets", () => {
       clientName: "c", scope: "openid", acr: "2", expiresAt: at(60_000) } });
 
     const revoked = await admin("device", "revoke", id, "--json");
-    expect(JSON.parse(revoked.stdout)).toEqual({ revoked: id });
+    expect(JSON.parse(revoked.stdout), revoked.stdout + revoked.stderr).toEqual({ revoked: id });
     expect((await db.device.findUniqueOrThrow({ where: { id } })).revokedAt).not.toBeNull();
     // the last handset gone: what was pending on it is answered (expired) now
     expect(await db.deviceRequest.count({ where: { subscriberId: s.id, status: "pending" } })).toBe(0);
