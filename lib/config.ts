@@ -41,7 +41,7 @@ const schema = z.object({
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   // SQLite: WAL checkpoints in a worker thread every this many ms (lib/store/sqlite-checkpointer.ts);
   // 0 leaves them to SQLite's automatic checkpoint inside a request's commit.
-  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+  SQLITE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   // PostgreSQL: connections per instance (lib/db.ts). Instances x pool size must stay under the
   // server's max_connections (100 by default) minus what migrations and admin tools need.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),

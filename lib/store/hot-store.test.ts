@@ -142,4 +142,9 @@ describe("hot-path store <-> Prisma storage format", () => {
     expect((await db.subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).givenName).toBe("after the read");
     expect(await db.authorizationCode.count({ where: { codeHash } })).toBe(1);
   });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: Prisma's connection leaves WAL checkpoints to the worker (inline only past 10,000 pages)", async () => {
+    const [row] = await db.$queryRawUnsafe<Array<{ wal_autocheckpoint: number | bigint }>>("PRAGMA wal_autocheckpoint");
+    expect(Number(row!.wal_autocheckpoint)).toBe(10_000);
+  });
 });
