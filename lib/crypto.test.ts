@@ -38,6 +38,29 @@ describe("randomToken / sha256", () => {
     expect(randomToken()).not.toBe(randomToken());
     expect(sha256("abc")).toBe("ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
   });
+
+  it("never hands out the same bytes twice across pool refills, and the bytes look uniform", () => {
+    // 20,000 tokens of 32 bytes: ~156 refills of the 4 KB pool, every size in between.
+    const seen = new Set<string>();
+    const counts = new Array<number>(256).fill(0);
+    let total = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const size = 1 + (i % 300); // also sizes above the pooled maximum (256)
+      const t = randomToken(size);
+      const bytes = Buffer.from(t, "base64url");
+      expect(bytes.length).toBe(size);
+      if (size >= 8) {
+        expect(seen.has(t)).toBe(false);
+        seen.add(t);
+      }
+      for (const b of bytes) counts[b]!++;
+      total += bytes.length;
+    }
+    // Each byte value within ±25 % of its expected count (a stuck or repeating pool fails this).
+    const expected = total / 256;
+    expect(Math.min(...counts)).toBeGreaterThan(expected * 0.75);
+    expect(Math.max(...counts)).toBeLessThan(expected * 1.25);
+  });
 });
 
 describe("encryptAtRest / decryptAtRest (AES-256-GCM)", () => {

@@ -1,11 +1,25 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, createCipheriv, createDecipheriv } from "node:crypto";
+import { createHash, randomBytes, randomFillSync, scrypt, timingSafeEqual, createCipheriv, createDecipheriv } from "node:crypto";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 
+// Random bytes for tokens come from a 4 KB buffer refilled from the CSPRNG when used up (as Node's
+// randomUUID does): one randomFillSync per ~120 tokens instead of one OpenSSL call per token
+// (measured ~4.5 µs each here, several per flow). Each byte is handed out once, never reused.
+const POOL_SIZE = 4096;
+const pool = Buffer.allocUnsafeSlow(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
 /** A random URL-safe token with `bytes` of entropy (default 256 bits). */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString("base64url");
+  if (bytes > 256) return randomBytes(bytes).toString("base64url");
+  if (poolOffset + bytes > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const token = pool.toString("base64url", poolOffset, poolOffset + bytes);
+  poolOffset += bytes;
+  return token;
 }
 
 /** SHA-256 (base64url) of a high-entropy token: how codes, tokens and cookies are stored at rest. */

@@ -1,14 +1,18 @@
 import type { ServerResponse } from "node:http";
+import { TEXT_BODY } from "../lib/http/text-body-response";
 
 let stateSymbol: symbol | null | undefined;
 
 /**
  * The body a Response was constructed with, when it is a string or bytes (every JSON and HTML
- * response of the handlers), read from undici's internal state: `await res.text()` would run it
+ * response of the handlers): a TextBodyResponse's string (lib/http/text-body-response.ts), else
+ * read from undici's internal state: `await res.text()` would run it
  * through a ReadableStream (~20-30 µs). `undefined` when the internals are not what is expected
  * (another Node.js version) or the body is a real stream: the caller then streams it.
  */
 function bodySource(res: Response): string | Uint8Array | null | undefined {
+  const text = (res as Partial<Record<typeof TEXT_BODY, () => string | undefined>>)[TEXT_BODY]?.();
+  if (text !== undefined) return text;
   if (stateSymbol === undefined) {
     stateSymbol = Object.getOwnPropertySymbols(res).find((s) => s.description === "state") ?? null;
   }

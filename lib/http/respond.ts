@@ -2,13 +2,14 @@ import { OAuthError } from "../oauth/errors";
 import { logger } from "../log";
 import { randomToken } from "../crypto";
 import { withTransportHeaders } from "./security-headers";
+import { TextBodyResponse } from "./text-body-response";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 /** A JSON response; `noStore` adds the headers RFC 6749 §5.1 requires on token responses. */
-export function json(body: unknown, init: { status?: number; headers?: Record<string, string>; noStore?: boolean } = {}) {
-  return new Response(JSON.stringify(body), {
+export function json(body: unknown, init: { status?: number; headers?: Record<string, string>; noStore?: boolean } = {}): Response {
+  return new TextBodyResponse(JSON.stringify(body), {
     status: init.status ?? 200,
     headers: {
       "Content-Type": "application/json; charset=utf-8",
