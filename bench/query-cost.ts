@@ -76,7 +76,8 @@ await perCall("Prisma $queryRaw: the same 2 SELECTs as raw SQL", async () => {
 });
 await perCall("handlePremiumInfo via jsonEndpoint (no HTTP, no Next.js)", async () => {
   const res = await premiumInfo(new Request(`${origin}/premiuminfo`, { headers: { authorization: `Bearer ${token}` } }));
-  await res.text();
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`premiuminfo answered ${res.status}: ${body.slice(0, 200)}`);
 });
 if (clientId) await perCall("full flow: authorize + token + premium info handlers (no HTTP, no Next.js)", flowInProcess);
 console.log(JSON.stringify({ method: "CPU µs per call, in-process, warm, sequential, pinned to the server core", microseconds: results }));

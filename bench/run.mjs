@@ -43,51 +43,61 @@ function theirsVersion() {
   }
 }
 
-/** RS256 signatures/s on the server core (nothing else of ours runs meanwhile). */
-function measureBound() {
-  const r = spawnSync(...pinned(opts.serverCore, process.execPath, [path.join(root, "bench", "rs256-bound.mjs"), String(opts.boundMs)]),
+/** RS256 signatures/s on the server core (the servers are idle meanwhile). */
+function measureBound(ms = opts.boundMs) {
+  const r = spawnSync(...pinned(opts.serverCore, process.execPath, [path.join(root, "bench", "rs256-bound.mjs"), String(ms)]),
     { cwd: root, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`RS256 bound failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop());
 }
 
-/** Every scenario × concurrency × repeat against one target; fills results.scenarios[*].points. */
-async function measureTarget(target, { repeats }) {
-  target.client.basic = basicAuth(target.client.id, target.client.secret);
-  target.refreshClient.basic = basicAuth(target.refreshClient.id, target.refreshClient.secret);
-  const shared = Object.fromEntries(opts.scenarios.map((s) => [s, {}]));
+/**
+ * Every scenario × concurrency × repeat against every target, interleaved: each repeat is a short
+ * RS256 bound sample, then one run against each target in turn (the others idle on the same core).
+ * This machine's speed drifts by up to 2× over minutes (a shared host), so ratios are taken within
+ * a repeat (ours ÷ theirs, ours ÷ that repeat's bound) and their median published; a whole-run
+ * median of each side would compare figures measured minutes apart. Fills results.scenarios.
+ */
+async function measureTargets(targets, { repeats, pointBoundMs, interleaveBound }) {
+  for (const target of targets) {
+    target.client.basic = basicAuth(target.client.id, target.client.secret);
+    target.refreshClient.basic = basicAuth(target.refreshClient.id, target.refreshClient.secret);
+  }
+  const shared = Object.fromEntries(targets.map((t) => [t.name, Object.fromEntries(opts.scenarios.map((s) => [s, {}]))]));
   for (const name of opts.scenarios) {
     const scenario = SCENARIOS[name];
     const sc = (results.scenarios[name] ??= { title: scenario.title, unit: scenario.unit, steps: scenario.steps,
       signaturesPerIteration: scenario.signatures, points: opts.concurrency.map((concurrency) => ({ concurrency })) });
     for (const point of sc.points) {
       const c = point.concurrency;
-      await runPoint({ target, scenario, shared: shared[name], concurrency: c, durationMs: opts.warmupMs });
-      const raw = [];
-      for (let i = 0; i < repeats; i++) {
-        const r = await runPoint({ target, scenario, shared: shared[name], concurrency: c, durationMs: opts.durationMs });
-        raw.push(r);
-        log(`${target.name} ${name} c=${c} #${i + 1}: ${r.rate?.toFixed(0) ?? 0} ${scenario.unit}, `
-          + `p99 ${r.latency?.total.p99?.toFixed(2) ?? "–"} ms, server ${r.serverCpu?.toFixed(2) ?? "–"} cores, `
-          + `client ${r.clientCpu?.toFixed(2) ?? "–"} cores${r.errors ? `, ${r.errors} errors: ${r.errorSamples[0]}` : ""}`);
+      for (const target of targets) {
+        await runPoint({ target, scenario, shared: shared[target.name][name], concurrency: c, durationMs: opts.warmupMs });
       }
-      point[target.name] = { repeats: raw, summary: summarizeRepeats(raw, scenario.steps) };
+      const raw = Object.fromEntries(targets.map((t) => [t.name, []]));
+      if (interleaveBound) point.bounds = [];
+      for (let i = 0; i < repeats; i++) {
+        if (interleaveBound) point.bounds.push(measureBound(pointBoundMs).joseSignsPerSecond);
+        for (const target of targets) {
+          const r = await runPoint({ target, scenario, shared: shared[target.name][name], concurrency: c, durationMs: opts.durationMs });
+          raw[target.name].push(r);
+          log(`${target.name} ${name} c=${c} #${i + 1}: ${r.rate?.toFixed(0) ?? 0} ${scenario.unit}, `
+            + `p99 ${r.latency?.total.p99?.toFixed(2) ?? "–"} ms, server ${r.serverCpu?.toFixed(2) ?? "–"} cores, `
+            + `client ${r.clientCpu?.toFixed(2) ?? "–"} cores${r.errors ? `, ${r.errors} errors: ${r.errorSamples[0]}` : ""}`
+            + `${interleaveBound && target === targets[0] ? ` (bound now ${point.bounds.at(-1).toFixed(0)}/s)` : ""}`);
+        }
+      }
+      for (const target of targets) point[target.name] = { repeats: raw[target.name], summary: summarizeRepeats(raw[target.name], scenario.steps) };
     }
   }
   return shared;
 }
 
-/** Runs `fn(target)` between start and stop; records the server's peak memory. */
-async function withServer(start, fn) {
-  const target = await start();
-  try {
-    await fn(target);
-  } finally {
-    const mem = treeMemory(target.pid);
-    results.servers[target.name] = { label: target.label, origin: target.origin, peakRss: mem.peakRss,
-      processes: processTree(target.pid).length, notes: target.notes };
-    await target.stop();
-  }
+/** Stops a target and records its peak memory. */
+async function stopAndRecord(target) {
+  const mem = treeMemory(target.pid);
+  results.servers[target.name] = { label: target.label, origin: target.origin, peakRss: mem.peakRss,
+    processes: processTree(target.pid).length, notes: target.notes };
+  await target.stop();
 }
 
 function countQueries(target) {
@@ -119,44 +129,61 @@ async function main() {
   results.pinning = {
     taskset: tasksetAvailable(), serverCore: opts.serverCore, clientCore: pinnedClient ? opts.clientCore : null,
     description: pinnedClient
-      ? `servers and the RS256 bound on core ${opts.serverCore}, load client on core ${opts.clientCore} (taskset); servers run one after the other`
-      : "not pinned (taskset unavailable or --no-pin); servers run one after the other",
+      ? `servers and the RS256 bound on core ${opts.serverCore}, load client on core ${opts.clientCore} (taskset); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs`
+      : "not pinned (taskset unavailable or --no-pin); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs",
   };
   log(results.pinning.description);
 
   const bounds = [measureBound()];
   log(`RS256 bound: ${bounds[0].joseSignsPerSecond.toFixed(0)} signatures/s on one core`);
 
-  if (opts.servers.includes("ours")) {
-    await withServer(() => startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf }), async (t) => {
+  // Both servers run side by side on the server core for the whole measurement, each idle while the
+  // other is measured (their memory is recorded when they stop).
+  const targets = [];
+  try {
+    if (opts.servers.includes("ours")) {
+      const t = await startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf });
       t.notes = "the production server (server/main.ts: protocol endpoints lean, the rest through Next.js; production build), SQLite file in WAL mode, LOG_LEVEL=warn; client and subscriber created "
         + "with the admin CLI; the signed-in session and remembered consent are inserted rows (bench/lib/ours.mjs).";
-      const shared = await measureTarget(t, { repeats: opts.repeats });
-      if (opts.queries && shared.premiuminfo?.accessToken) results.readCost = readCost(t, shared.premiuminfo.accessToken);
+      targets.push(t);
+    }
+    if (opts.servers.includes("theirs")) {
+      const t = await startTheirs({ serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf });
+      t.notes = "oidc-provider's in-memory adapter (nothing durable); configuration in bench/oidc-provider-server.mjs.";
+      targets.push(t);
+    }
+    const shared = await measureTargets(targets, { repeats: opts.repeats, pointBoundMs: opts.quick ? 200 : 1000, interleaveBound: true });
+    const ours = targets.find((t) => t.name === "ours");
+    if (ours) {
+      const accessToken = shared.ours.premiuminfo?.accessToken;
+      if (opts.queries && accessToken) results.readCost = readCost(ours, accessToken);
       if (opts.displays) {
         try {
-          results.displays = await measureDisplays(t);
+          results.displays = await measureDisplays(ours);
         } catch (err) {
           results.displays = { error: err.message };
         }
       }
-      if (opts.queries) results.queries = countQueries(t);
-    });
-  }
-  if (opts.servers.includes("theirs")) {
-    await withServer(() => startTheirs({ serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf }), async (t) => {
-      t.notes = "oidc-provider's in-memory adapter (nothing durable); configuration in bench/oidc-provider-server.mjs.";
-      await measureTarget(t, { repeats: opts.repeats });
-    });
+      if (opts.queries) results.queries = countQueries(ours);
+    }
+  } finally {
+    for (const target of targets) await stopAndRecord(target);
   }
   if (opts.calibrate) {
     log("measuring the load client's own ceiling against the null server…");
-    await withServer(() => startNull({ serverCore: opts.serverCore }), (t) => measureTarget(t, { repeats: 1 }));
+    const t = await startNull({ serverCore: opts.serverCore });
+    try {
+      await measureTargets([t], { repeats: 1, interleaveBound: false });
+    } finally {
+      await stopAndRecord(t);
+    }
   }
   if (!opts.quick) bounds.push(measureBound());
 
+  const pointBounds = Object.values(results.scenarios).flatMap((sc) => sc.points.flatMap((p) => p.bounds ?? []));
+  const samples = [...bounds.map((b) => b.joseSignsPerSecond), ...pointBounds];
   results.bound = {
-    perSecond: spread(bounds.map((b) => b.joseSignsPerSecond)).median, samples: bounds.map((b) => b.joseSignsPerSecond),
+    perSecond: spread(samples).median, min: Math.min(...samples), max: Math.max(...samples), samples,
     nodeCryptoPerSecond: bounds[0].nodeCryptoSignsPerSecond, method: "jose SignJWT, RS256, 2048-bit KeyObject, one core",
   };
   for (const sc of Object.values(results.scenarios)) {

@@ -36,8 +36,25 @@ function immediateTransactions(factory: PrismaBetterSQLite3): PrismaBetterSQLite
     const adapter = await connect();
     const client = (adapter as unknown as { client?: { prepare: (sql: string) => unknown } }).client;
     if (!client || typeof client.prepare !== "function") throw new Error("@prisma/adapter-better-sqlite3: unexpected adapter shape (no client.prepare)");
-    const prepare = client.prepare.bind(client);
-    client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    const prepare = client.prepare.bind(client) as (sql: string) => { run(): unknown };
+    client.prepare = (sql: string) => {
+      if (sql !== "BEGIN") return prepare(sql);
+      // Only the adapter's startTransaction prepares "BEGIN", and it only calls run(). When the lock
+      // stays taken past the busy timeout, begin deferred instead: the adapter releases its
+      // transaction mutex only through commit or rollback, so a BEGIN that throws would leave every
+      // later transaction of this client waiting forever; a deferred BEGIN cannot fail that way, and
+      // the transaction's first write then fails (SQLITE_BUSY → 503) and rolls back normally.
+      return {
+        run() {
+          try {
+            return prepare("BEGIN IMMEDIATE").run();
+          } catch (err) {
+            if (!String((err as { code?: unknown })?.code).startsWith("SQLITE_BUSY")) throw err;
+            return prepare("BEGIN").run();
+          }
+        },
+      };
+    };
     // WAL checkpoints belong to the hot-path store's worker thread (lib/store/sqlite-checkpointer.ts):
     // Prisma's commits run one inline, blocking the event loop on fsync, only as a safety net past
     // 10,000 pages (~40 MB) instead of SQLite's 1000.

@@ -20,9 +20,12 @@ export function renderMarkdown(r) {
   if (r.options.quick) L.push("", "**Quick (smoke) run: figures are indicative only.**");
   const b = r.bound;
   L.push("", `**Physical bound**: ${Math.round(b.perSecond).toLocaleString("en")} RS256 signatures/s on one core (jose SignJWT, `
-    + `2048-bit KeyObject, pinned to the server core${b.samples.length > 1 ? `; median of ${b.samples.length} measurements ${b.samples.map((x) => Math.round(x)).join(", ")}` : ""}; `
+    + `2048-bit KeyObject, pinned to the server core${b.samples.length > 1 ? `; median of ${b.samples.length} samples, ${Math.round(b.min)}–${Math.round(b.max)}/s: one at the start and end of the run and one before every repeat` : ""}; `
     + `node:crypto alone: ${Math.round(b.nodeCryptoPerSecond).toLocaleString("en")}/s). Full flows and refresh grants sign one id_token each; `
     + `the other scenarios sign nothing, their fraction only gives scale.`);
+  L.push("", "Ratios (ours/theirs, ÷ bound) are paired within each repeat (a bound sample, then ours, then theirs, back to back) "
+    + "and their median over the repeats is shown with its range: this machine's speed drifts over minutes, so "
+    + "comparing each side's median over the whole run would mix different machine speeds.");
 
   if (r.targets?.length) {
     L.push("", "## Targets (issue 9)", "", "| target | measured | status |", "|---|---|---|");
@@ -34,8 +37,10 @@ export function renderMarkdown(r) {
     L.push(`| concurrency | ours ${sc.unit} | theirs ${sc.unit} | ours/theirs | ours ÷ bound | theirs ÷ bound | client ceiling | errors ours/theirs |`);
     L.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const p of sc.points) {
-      L.push(`| ${p.concurrency} | ${fmtRate(p.ours?.summary.rate)} | ${fmtRate(p.theirs?.summary.rate)} | ${fmtRatio(p.ratio)} | `
-        + `${fmtPct(p.fractionOfBound.ours)} | ${fmtPct(p.fractionOfBound.theirs)} | ${fmtRate(p.null?.summary.rate)} | `
+      const range = (r, f) => (r ? ` (${f(r[0])}–${f(r[1])})` : "");
+      const pct = (x) => `${(x * 100).toFixed(1)}`;
+      L.push(`| ${p.concurrency} | ${fmtRate(p.ours?.summary.rate)} | ${fmtRate(p.theirs?.summary.rate)} | ${fmtRatio(p.ratio)}${range(p.ratioRange, (x) => x.toFixed(2))} | `
+        + `${fmtPct(p.fractionOfBound.ours)}${range(p.fractionOfBoundRange?.ours, pct)} | ${fmtPct(p.fractionOfBound.theirs)}${range(p.fractionOfBoundRange?.theirs, pct)} | ${fmtRate(p.null?.summary.rate)} | `
         + `${p.ours?.summary.errors ?? "–"}/${p.theirs?.summary.errors ?? "–"} |`);
     }
     L.push("", `Latency in ms, median (min–max) over repeats; "${name === "flow" ? "flow" : "request"}" is the whole iteration.`, "");

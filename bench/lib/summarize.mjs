@@ -24,15 +24,32 @@ export function summarizeRepeats(repeats, steps) {
   };
 }
 
-/** Ratio ours/theirs of the medians and each server's fraction of the RS256 bound. */
+/**
+ * Ratio ours/theirs and each server's fraction of the RS256 bound, paired within each repeat (the
+ * repeats interleave bound, ours and theirs: bench/run.mjs), median over the repeats; without
+ * per-repeat bounds (or repeats to pair), the ratio of the medians and the run's bound.
+ */
 export function compare(point, boundPerSecond) {
+  const ours = point.ours?.repeats ?? [];
+  const theirs = point.theirs?.repeats ?? [];
+  const bounds = point.bounds ?? [];
+  const paired = (a, b) => {
+    const r = a.map((x, i) => (x?.rate && b[i] ? x.rate / (typeof b[i] === "number" ? b[i] : b[i].rate) : null)).filter((v) => v);
+    return r.length ? spread(r) : null;
+  };
+  const ratio = ours.length && ours.length === theirs.length ? paired(ours, theirs) : null;
+  const oursFrac = bounds.length === ours.length && ours.length ? paired(ours, bounds) : null;
+  const theirsFrac = bounds.length === theirs.length && theirs.length ? paired(theirs, bounds) : null;
   const o = point.ours?.summary?.rate?.median;
   const t = point.theirs?.summary?.rate?.median;
   return {
-    ratio: o && t ? o / t : null,
+    ratio: ratio?.median ?? (o && t ? o / t : null),
+    ratioRange: ratio ? [ratio.min, ratio.max] : null,
     fractionOfBound: {
-      ours: o && boundPerSecond ? o / boundPerSecond : null,
-      theirs: t && boundPerSecond ? t / boundPerSecond : null,
+      ours: oursFrac?.median ?? (o && boundPerSecond ? o / boundPerSecond : null),
+      theirs: theirsFrac?.median ?? (t && boundPerSecond ? t / boundPerSecond : null),
     },
+    fractionOfBoundRange: { ours: oursFrac ? [oursFrac.min, oursFrac.max] : null, theirs: theirsFrac ? [theirsFrac.min, theirsFrac.max] : null },
+    pairedWithinRepeats: Boolean(ratio || oursFrac),
   };
 }

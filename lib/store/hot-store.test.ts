@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import Database from "better-sqlite3";
+import { createPrismaClient, db } from "@/lib/db";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import { getHotStore } from "./get-hot-store";
@@ -146,5 +147,28 @@ describe("hot-path store <-> Prisma storage format", () => {
   it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: Prisma's connection leaves WAL checkpoints to the worker (inline only past 10,000 pages)", async () => {
     const [row] = await db.$queryRawUnsafe<Array<{ wal_autocheckpoint: number | bigint }>>("PRAGMA wal_autocheckpoint");
     expect(Number(row!.wal_autocheckpoint)).toBe(10_000);
+  });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: a transaction that cannot get the lock in time fails cleanly, and the next one works (no stuck client)", async () => {
+    const url = config().DATABASE_URL;
+    const client = createPrismaClient(url, {}, 100); // 100 ms busy timeout
+    const holder = new Database(url.slice("file:".length));
+    try {
+      const subscriber = await createTestSubscriber();
+      holder.exec("BEGIN IMMEDIATE");
+      await expect(client.$transaction(async (tx) => {
+        await tx.subscriber.findUniqueOrThrow({ where: { id: subscriber.id } });
+        await tx.subscriber.update({ where: { id: subscriber.id }, data: { givenName: "while locked" } });
+      })).rejects.toThrow(/locked|busy|timed out/i);
+      holder.exec("ROLLBACK");
+      await client.$transaction(async (tx) => {
+        await tx.subscriber.update({ where: { id: subscriber.id }, data: { givenName: "after the lock" } });
+      }, { maxWait: 2000, timeout: 5000 });
+      expect((await db.subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).givenName).toBe("after the lock");
+    } finally {
+      if (holder.inTransaction) holder.exec("ROLLBACK");
+      holder.close();
+      await client.$disconnect();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -104,5 +105,21 @@ describe("WAL checkpoints off the event loop", () => {
     expect(states).toEqual([]);
     expect(String(errors[0])).toMatch(/directory does not exist|unable to open/i);
     await checkpointer.stop();
+  });
+
+  it("never keeps a process alive: a command that opened the store ends when its work is done", () => {
+    const file = newDatabase("f.db");
+    const script = path.join(process.cwd(), ".tmp", `checkpointer-exit-${process.pid}.ts`);
+    writeFileSync(script, `import { SqliteStore } from ${JSON.stringify(path.join(process.cwd(), "lib/store/sqlite-store"))};
+const store = new SqliteStore(${JSON.stringify(file)}, 1000, { checkpointIntervalMs: 50 });
+console.log("ready", await store.checkpointer!.ready);
+`);
+    try {
+      const r = spawnSync(path.join(process.cwd(), "node_modules", ".bin", "tsx"), [script], { encoding: "utf8", timeout: 20_000 });
+      expect(r.stdout.trim(), r.stderr).toBe("ready true");
+      expect(r.status).toBe(0); // killed by the timeout (status null) if the worker held the event loop
+    } finally {
+      rmSync(script, { force: true });
+    }
   });
 });

@@ -75,8 +75,6 @@ export function startCheckpointer(file: string, options: {
     eval: true,
     workerData: { file, intervalMs: options.intervalMs, report: !!options.onCheckpoint, requireFrom: `${process.cwd()}/package.json` },
   });
-  // The worker must not keep the process alive (a server's shutdown, a test run's end).
-  worker.unref();
   let settle!: (ok: boolean) => void;
   const ready = new Promise<boolean>((resolve) => (settle = resolve));
   let active = false;
@@ -84,6 +82,10 @@ export function startCheckpointer(file: string, options: {
   worker.on("message", (m: { type: string; message?: string; code?: string } & CheckpointEvent) => {
     if (m.type === "error") options.onError?.(Object.assign(new Error(`WAL checkpoint worker: ${m.message}`), { code: m.code }));
     else if (m.type === "ready") {
+      // From now on the worker must not keep the process alive (a server's shutdown, a command's
+      // end). Not before: a short-lived process then waits the few ms the worker needs to start. And
+      // not at creation: adding the 'message' listener refs the worker again.
+      worker.unref();
       active = true;
       options.onActive(true);
       settle(true);
