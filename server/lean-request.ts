@@ -105,3 +105,33 @@ export function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
     req.once("error", reject);
   });
 }
+
+/**
+ * Reads and throws away the rest of a request body: true when it ended within `maxBytes` more bytes
+ * and `maxMs`, false otherwise (the request is then left paused and the caller closes the connection).
+ */
+export function discardBody(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<boolean> {
+  if (req.readableEnded || req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let size = 0;
+    const finish = (ended: boolean) => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      if (!ended) req.pause();
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    const timer = setTimeout(() => finish(false), maxMs);
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", onError);
+    req.resume();
+  });
+}

@@ -14,7 +14,7 @@ import http from "node:http";
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { headersFor, type HeaderRule } from "./config-headers";
-import { LeanRequest, readBody } from "./lean-request";
+import { discardBody, LeanRequest, readBody } from "./lean-request";
 import { HOT_PATHS, hotRoute } from "./routes";
 import { wapScreen } from "./wap-screen";
 import { writeResponse } from "./write-response";
@@ -53,6 +53,8 @@ async function main() {
     else if (lean) logger.warn({ path: p }, "next.config.js headers() not understood: path served by Next.js");
   }
   const bodyCap = 2 * MAX_BODY_BYTES;
+  const LINGER_BYTES = 1024 * 1024;
+  const LINGER_MS = 500;
 
   const trustedProxies = config().TRUSTED_PROXY;
   const server = http.createServer((req, res) => {
@@ -80,12 +82,17 @@ async function main() {
     handler: (r: Request) => Promise<Response>, headers: Array<[string, string]>, method: string, url: string) {
     try {
       // A declared length over the limit is refused by the handler from the header alone (413,
-      // lib/http/params.ts) without reading; an over-long body is read only up to the cap. Either
-      // way the rest is never drained: the connection closes after the response.
+      // lib/http/params.ts); an over-long body is read only up to the cap. What the client is still
+      // sending is then discarded for a bounded while (as nginx's lingering close): closing with
+      // unread data makes the kernel reset the connection, and a client still writing its body would
+      // see the reset instead of the 413. Beyond LINGER_BYTES or LINGER_MS the connection is closed.
       const declared = Number(req.headers["content-length"] ?? 0);
       const refused = method === "POST" && !(declared <= MAX_BODY_BYTES);
       const body = method === "POST" && !refused ? await readBody(req, bodyCap) : null;
-      if (refused || (body && body.length > bodyCap)) res.shouldKeepAlive = false;
+      if (refused || (body && body.length > bodyCap)) {
+        const drained = declared <= LINGER_BYTES && await discardBody(req, LINGER_BYTES, LINGER_MS);
+        if (!drained) res.shouldKeepAlive = false;
+      }
       const request = new LeanRequest(method, `${origin}${url}`, req, res, body) as unknown as Request;
       await writeResponse(res, await handler(request), headers, false);
     } catch (err) {

@@ -110,6 +110,27 @@ describe("oversized bodies on the production server", () => {
     expect(closed).toBe(true);
   });
 
+  it("a client still sending an over-long body reads the 413, not a connection reset (bounded lingering close)", async () => {
+    const post = (chunks: number, declared: boolean) => fetch(new URL("/token", baseUrl), {
+      method: "POST", duplex: "half",
+      headers: { "content-type": "application/json", ...(declared ? { "content-length": String(chunks * 1024) } : {}) },
+      body: new ReadableStream({
+        async pull(c) {
+          // Slow enough that the server answers while the client is still writing.
+          for (let i = 0; i < chunks; i++) {
+            c.enqueue(new TextEncoder().encode(" ".repeat(1024)));
+            if (i % 8 === 7) await new Promise((r) => setTimeout(r, 1));
+          }
+          c.close();
+        },
+      }),
+    } as RequestInit);
+    for (let i = 0; i < 15; i++) {
+      expect((await post(40, false)).status).toBe(413); // chunked, cut off at the cap
+      expect((await post(40, true)).status).toBe(413); // declared too large: refused from the header
+    }
+  });
+
   it("answers 413 from the declared Content-Length alone, before any body byte is sent", async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL("/token", baseUrl);
