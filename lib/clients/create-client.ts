@@ -35,7 +35,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   if (await db.client.findFirst({ where: { name }, select: { id: true } })) {
     throw new AdminError(`a client named "${name}" already exists`);
   }
-  const id = input.fixedCredentials?.clientId ?? randomToken(18);
+  const id = input.fixedCredentials?.clientId ?? newClientId();
   const clientSecret = isPublic ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
   try {
     const row = await db.client.create({
@@ -53,5 +53,16 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   } catch (err) {
     if (isUniqueViolation(err)) throw new AdminError(`a client with id ${id} already exists`);
     throw err;
+  }
+}
+
+/**
+ * A new client_id: 144 random bits, base64url, never starting with "-" (the admin CLI, like any
+ * command line, would read such an id as an option; 1 in 64 ids did).
+ */
+export function newClientId(): string {
+  for (;;) {
+    const id = randomToken(18);
+    if (!id.startsWith("-")) return id;
   }
 }

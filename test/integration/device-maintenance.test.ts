@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -186,7 +187,8 @@ describe("a server of its own: periodic purge, enrolment code limits", () => {
 describe("admin CLI: handsets", () => {
   it("device list shows a subscriber's handsets; device revoke revokes one (it must enrol again)", async () => {
     const s = await createTestSubscriber();
-    const id = randomToken(12);
+    // A device id as enrolment makes it (a UUID): a random token may start with "-", which the CLI reads as an option.
+    const id = randomUUID();
     await db.device.create({ data: { id, subscriberId: s.id, name: "Bob's phone", secretHash: sha256(randomToken(32)) } });
     const list = await admin("device", "list", s.msisdn, "--json");
     expect(list.code, list.stderr).toBe(0);
