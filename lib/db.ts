@@ -2,6 +2,7 @@ import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "./config";
+import { isSqliteBusy } from "./store/is-sqlite-busy";
 
 /**
  * Driver adapter for a DATABASE_URL: `file:` is SQLite, `postgresql://` is PostgreSQL (bounded pool).
@@ -49,7 +50,7 @@ function immediateTransactions(factory: PrismaBetterSQLite3): PrismaBetterSQLite
           try {
             return prepare("BEGIN IMMEDIATE").run();
           } catch (err) {
-            if (!String((err as { code?: unknown })?.code).startsWith("SQLITE_BUSY")) throw err;
+            if (!isSqliteBusy(err)) throw err;
             return prepare("BEGIN").run();
           }
         },

@@ -12,6 +12,16 @@ import { setStatementListener } from "./statement-listener";
 // (Prisma's storage format: DateTime text / timestamp, Boolean 0/1 / bool), in both directions.
 const ms = (d: Date | null | undefined) => d?.getTime() ?? null;
 
+/** A fresh client and subscriber, and an authorization code row for them the store can insert. */
+async function newCodeRow() {
+  const client = await createTestClient();
+  const subscriber = await createTestSubscriber();
+  const codeHash = sha256(randomToken(32));
+  const row = { codeHash, clientId: client.id, subscriberId: subscriber.id, redirectUri: client.redirectUri, scope: "openid",
+    acr: "2", amr: "otp", authTime: new Date(), expiresAt: new Date(Date.now() + 60_000) };
+  return { subscriber, codeHash, row };
+}
+
 describe("hot-path store <-> Prisma storage format", () => {
   it("reads a subscriber, session, grant and code Prisma wrote", async () => {
     const client = await createTestClient();
@@ -104,11 +114,7 @@ describe("hot-path store <-> Prisma storage format", () => {
   });
 
   it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: waits for a write lock another connection holds instead of failing or blocking the event loop", async () => {
-    const client = await createTestClient();
-    const subscriber = await createTestSubscriber();
-    const codeHash = sha256(randomToken(32));
-    const row = { codeHash, clientId: client.id, subscriberId: subscriber.id, redirectUri: client.redirectUri, scope: "openid",
-      acr: "2", amr: "otp", authTime: new Date(), expiresAt: new Date(Date.now() + 60_000) };
+    const { subscriber, codeHash, row } = await newCodeRow();
     let insertDone = false;
     // Prisma's interactive transaction holds the write lock across awaits; the store's insert must
     // retry asynchronously (a synchronous busy wait would deadlock the transaction it waits for).
@@ -124,11 +130,7 @@ describe("hot-path store <-> Prisma storage format", () => {
   });
 
   it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: a Prisma transaction that reads first still writes after the store committed meanwhile (BEGIN IMMEDIATE)", async () => {
-    const client = await createTestClient();
-    const subscriber = await createTestSubscriber();
-    const codeHash = sha256(randomToken(32));
-    const row = { codeHash, clientId: client.id, subscriberId: subscriber.id, redirectUri: client.redirectUri, scope: "openid",
-      acr: "2", amr: "otp", authTime: new Date(), expiresAt: new Date(Date.now() + 60_000) };
+    const { subscriber, codeHash, row } = await newCodeRow();
     let insert: Promise<void> | undefined;
     // A deferred BEGIN would read from a snapshot; the store's commit in between would make the
     // transaction's first write fail at once with SQLITE_BUSY (its snapshot is stale), whatever the

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
 import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
+import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
 import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
 
@@ -25,10 +26,6 @@ function sqliteDate(v: unknown): Date | null {
   return new Date(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(s) ? `${s.replace(" ", "T")}Z` : s);
 }
 
-function isBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -120,7 +117,7 @@ export class SqliteStore implements HotStore {
       try {
         return op();
       } catch (err) {
-        if (!isBusy(err) || Date.now() >= deadline) throw err;
+        if (!isSqliteBusy(err) || Date.now() >= deadline) throw err;
       }
       await sleep(delay);
     }
