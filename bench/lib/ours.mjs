@@ -98,7 +98,9 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
   };
   // node <next's bin> rather than the .bin shim: --cpu-prof is not allowed in NODE_OPTIONS.
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "ours")}`] : [];
-  bundleServer({ distDir }); // always current with lib/, also with --no-build
+  // Always current with lib/, also with --no-build; BENCH_KEEP_BUNDLE=1 runs the bundle as it is
+  // (bench/ab.mjs compares two builds).
+  if (!process.env.BENCH_KEEP_BUNDLE) bundleServer({ distDir });
   const serverBundle = path.join(root, distDir, "server.mjs");
   const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
     "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);

@@ -1,7 +1,10 @@
 import { createHmac } from "node:crypto";
 import { config } from "../config";
+import { keyedHmac } from "../keyed-hmac";
 
 let key: Buffer | undefined;
+let keyFor: string | undefined;
+const hmac = keyedHmac();
 
 /**
  * The audit log's reference to a subscriber: HMAC-SHA-256 of the subscriber id under a key derived
@@ -10,6 +13,10 @@ let key: Buffer | undefined;
  * who it is. The operator, who holds the secret, can compute it for a given MSISDN (admin CLI).
  */
 export function pseudonymiseSubscriber(subscriberId: string): string {
-  key ??= createHmac("sha256", config().SUBJECT_SECRET).update("audit-log subscriber reference").digest();
-  return createHmac("sha256", key).update(subscriberId).digest("base64url");
+  const secret = config().SUBJECT_SECRET;
+  if (!key || keyFor !== secret) {
+    key = createHmac("sha256", secret).update("audit-log subscriber reference").digest();
+    keyFor = secret;
+  }
+  return hmac(key, subscriberId);
 }

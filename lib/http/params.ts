@@ -69,6 +69,9 @@ export async function readBodyText(req: Request): Promise<string> {
  * Parameters of a POST body: `application/x-www-form-urlencoded` (RFC 6749) or, as the interface
  * specifies for the token endpoint, a JSON object of strings. Anything else is `invalid_request`.
  */
+/** A lone UTF-16 surrogate (a well-formed pair is one supplementary code point, not category Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export async function bodyParams(req: Request, { json = true } = {}): Promise<Params> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const text = await readBodyText(req);
@@ -88,6 +91,11 @@ export async function bodyParams(req: Request, { json = true } = {}): Promise<Pa
       if (v === null || v === undefined) continue;
       if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") {
         throw new InvalidRequest(`parameter ${k} must be a string`);
+      }
+      // A `\ud800`-style escape decodes to half a surrogate pair: no Unicode text (RFC 8259 §8.2),
+      // and not storable or comparable as one (Prisma refuses to serialise it).
+      if (LONE_SURROGATE.test(k) || (typeof v === "string" && LONE_SURROGATE.test(v))) {
+        throw new InvalidRequest("the request body contains a string that is not valid Unicode (an unpaired surrogate escape)");
       }
       pairs.push([k, String(v)]);
     }

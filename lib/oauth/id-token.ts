@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { SignJWT } from "jose";
 import { config } from "../config";
 import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
@@ -25,13 +25,13 @@ export interface IdTokenInput {
 
 /** `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core §3.1.3.6, RS256). */
 export function accessTokenHash(accessToken: string): string {
-  const digest = createHash("sha256").update(accessToken, "ascii").digest();
+  const digest = hash("sha256", Buffer.from(accessToken, "ascii"), "buffer");
   return digest.subarray(0, digest.length / 2).toString("base64url");
 }
 
 /** `hashed_login_hint`: lower-case hex SHA-256 of the hint as sent (Mobile Connect DI profile). */
 export function hashedLoginHint(loginHint: string): string {
-  return createHash("sha256").update(loginHint, "utf8").digest("hex");
+  return hash("sha256", loginHint, "hex");
 }
 
 /**

@@ -173,4 +173,64 @@ describe("hot-path store <-> Prisma storage format", () => {
       await client.$disconnect();
     }
   });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: writes of one event-loop turn commit together; a write that fails or finds its code spent is undone alone", async () => {
+    const a = await newCodeRow();
+    const b = await newCodeRow();
+    const c = await newCodeRow();
+    const store = getHotStore();
+    await store.insertAuthorizationCode(c.row);
+    const common = { clientId: c.row.clientId, subscriberId: c.row.subscriberId, scope: "openid", acr: "2", authTime: new Date() };
+    const redeem = (tokenHash: string) => store.redeemAuthorizationCode({ codeHash: c.codeHash, usedAt: new Date(),
+      accessToken: { ...common, tokenHash, codeHash: c.codeHash, expiresAt: new Date(Date.now() + 60_000) } });
+    const statements: string[] = [];
+    setStatementListener((sql) => statements.push(sql));
+    const firstToken = sha256(randomToken(32));
+    const secondToken = sha256(randomToken(32));
+    try {
+      const results = await Promise.allSettled([
+        store.insertAuthorizationCode(a.row),
+        store.insertAuthorizationCode({ ...b.row, codeHash: a.codeHash }), // same primary key: fails
+        redeem(firstToken),
+        redeem(secondToken), // the code is spent by now: false
+        store.insertAuthorizationCode(b.row),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
+      expect((results[2] as PromiseFulfilledResult<boolean>).value).toBe(true);
+      expect((results[3] as PromiseFulfilledResult<boolean>).value).toBe(false);
+    } finally {
+      setStatementListener(null);
+    }
+    expect(statements.filter((sql) => sql.startsWith("BEGIN"))).toHaveLength(1);
+    expect(statements.filter((sql) => sql === "COMMIT")).toHaveLength(1);
+    expect((await db.authorizationCode.findUniqueOrThrow({ where: { codeHash: a.codeHash } })).subscriberId).toBe(a.subscriber.id);
+    expect(await db.authorizationCode.count({ where: { codeHash: b.codeHash } })).toBe(1);
+    expect(await db.accessToken.count({ where: { tokenHash: { in: [firstToken, secondToken] } } })).toBe(1);
+    expect(await db.accessToken.count({ where: { tokenHash: firstToken } })).toBe(1);
+    expect((await db.authorizationCode.findUniqueOrThrow({ where: { codeHash: c.codeHash } })).usedAt).toBeInstanceOf(Date);
+  });
+
+  it.skipIf(!config().DATABASE_URL.startsWith("file:"))("SQLite: a write that cannot get the lock within the wait fails with the lock error; later writes work", async () => {
+    const url = config().DATABASE_URL;
+    const { SqliteStore } = await import("./sqlite-store");
+    const store = new SqliteStore(url.slice("file:".length), 150);
+    const holder = new Database(url.slice("file:".length));
+    try {
+      const first = await newCodeRow();
+      holder.exec("BEGIN IMMEDIATE");
+      const started = Date.now();
+      await expect(store.insertAuthorizationCode(first.row)).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_BUSY/) });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      holder.exec("ROLLBACK");
+      expect(await db.authorizationCode.count({ where: { codeHash: first.codeHash } })).toBe(0);
+      const next = await newCodeRow();
+      await store.insertAuthorizationCode(next.row);
+      expect(await db.authorizationCode.count({ where: { codeHash: next.codeHash } })).toBe(1);
+    } finally {
+      if (holder.inTransaction) holder.exec("ROLLBACK");
+      holder.close();
+      await store.close();
+    }
+  });
 });

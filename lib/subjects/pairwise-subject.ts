@@ -1,13 +1,15 @@
-import { createHmac } from "node:crypto";
 import { db } from "../db";
 import { config } from "../config";
+import { keyedHmac } from "../keyed-hmac";
+
+const hmac = keyedHmac();
 
 /**
  * The pairwise `sub` (the PCR) of a subscriber for a sector (OIDC Core §8.1): an HMAC, so it is
  * computed without a query; the row written by `rememberPairwiseSubject` makes it resolvable back.
  */
 export function pairwiseSubject({ subscriberId, sectorIdentifier }: { subscriberId: string; sectorIdentifier: string }) {
-  return createHmac("sha256", config().SUBJECT_SECRET).update(`${sectorIdentifier}\n${subscriberId}`).digest("base64url");
+  return hmac(config().SUBJECT_SECRET, `${sectorIdentifier}\n${subscriberId}`);
 }
 
 /** Records the PCR so `login_hint=PCR:<pcr>` and `id_token_hint` can name the subscriber later. */

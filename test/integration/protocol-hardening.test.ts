@@ -11,6 +11,20 @@ import { basic } from "../support/codes";
  * awkward characters through the real /authorize -> /token path.
  */
 describe("protocol hardening", () => {
+  it("a JSON body with an unpaired surrogate escape is invalid_request at every endpoint that reads one (was a 500)", async () => {
+    // "\ud800" in JSON decodes to half a UTF-16 pair, which the database layer cannot serialise.
+    const body = '{"client_id":"\\ud800","token":"t","code":"c","grant_type":"authorization_code"}';
+    for (const path of ["/token", "/revoke", "/introspect"]) {
+      const res = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error, path).toBe("invalid_request");
+    }
+    // A well-formed pair (an emoji) is ordinary text: an unknown client, not a malformed request.
+    const res = await fetch(`${baseUrl}/revoke`, { method: "POST", headers: { "content-type": "application/json" },
+      body: '{"client_id":"\\ud83d\\ude00","token":"t"}' });
+    expect((await res.json()).error).toBe("invalid_client");
+  });
+
   it("metadata advertises iss in the authorization response and S256 only", async () => {
     const m = await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json();
     expect(m.authorization_response_iss_parameter_supported).toBe(true);

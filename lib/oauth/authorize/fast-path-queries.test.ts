@@ -18,7 +18,7 @@ beforeAll(() => {
 });
 
 describe("the fast path (session + remembered consent, no stored request)", () => {
-  it("costs three statements: sessions, grant, code insert", async () => {
+  it("costs two reads and one write: sessions, grant, the code insert (in its group commit)", async () => {
     const client = await createTestClient();
     const subscriber = await createTestSubscriber();
     await grant(subscriber, client);
@@ -31,7 +31,7 @@ describe("the fast path (session + remembered consent, no stored request)", () =
     expect(res.headers.get("location")).toContain("code=");
     expect(statements.map((s) => s.replace(/\s+/g, " "))).toEqual([
       expect.stringMatching(/^SELECT .* FROM "?Session/), expect.stringMatching(/^SELECT .* FROM "?Grant/),
-      expect.stringMatching(/^INSERT INTO "?AuthorizationCode/),
+      "BEGIN IMMEDIATE", expect.stringMatching(/^INSERT INTO "?AuthorizationCode/), "COMMIT",
     ]);
   });
 });
