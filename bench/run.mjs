@@ -53,7 +53,8 @@ function measureBound(ms = opts.boundMs) {
 
 /**
  * Every scenario × concurrency × repeat against every target, interleaved: each repeat is a short
- * RS256 bound sample, then one run against each target in turn (the others idle on the same core).
+ * RS256 bound sample, then one run against each target in turn (the others idle on the same core),
+ * then another bound sample; the repeat's bound is the mean of the two.
  * This machine's speed drifts by up to 2× over minutes (a shared host), so ratios are taken within
  * a repeat (ours ÷ theirs, ours ÷ that repeat's bound) and their median published; a whole-run
  * median of each side would compare figures measured minutes apart. Fills results.scenarios.
@@ -74,7 +75,10 @@ async function measureTargets(targets, { repeats, pointBoundMs, interleaveBound 
         await runPoint({ target, scenario, shared: shared[target.name][name], concurrency: c, durationMs: opts.warmupMs });
       }
       const raw = Object.fromEntries(targets.map((t) => [t.name, []]));
-      if (interleaveBound) point.bounds = [];
+      if (interleaveBound) {
+        point.bounds = [];
+        point.boundSamples = [];
+      }
       for (let i = 0; i < repeats; i++) {
         if (interleaveBound) point.bounds.push(measureBound(pointBoundMs).joseSignsPerSecond);
         for (const target of targets) {
@@ -83,7 +87,16 @@ async function measureTargets(targets, { repeats, pointBoundMs, interleaveBound 
           log(`${target.name} ${name} c=${c} #${i + 1}: ${r.rate?.toFixed(0) ?? 0} ${scenario.unit}, `
             + `p99 ${r.latency?.total.p99?.toFixed(2) ?? "–"} ms, server ${r.serverCpu?.toFixed(2) ?? "–"} cores, `
             + `client ${r.clientCpu?.toFixed(2) ?? "–"} cores${r.errors ? `, ${r.errors} errors: ${r.errorSamples[0]}` : ""}`
-            + `${interleaveBound && target === targets[0] ? ` (bound now ${point.bounds.at(-1).toFixed(0)}/s)` : ""}`);
+            + `${interleaveBound && target === targets[0] ? ` (bound before ${point.bounds.at(-1).toFixed(0)}/s)` : ""}`);
+        }
+        if (interleaveBound) {
+          // The repeat's bound: the mean of a sample just before and one just after it, so a drift of
+          // the machine's speed during the repeat moves the bound with it.
+          const before = point.bounds.at(-1);
+          const after = measureBound(pointBoundMs).joseSignsPerSecond;
+          point.boundSamples.push([before, after]);
+          point.bounds[point.bounds.length - 1] = (before + after) / 2;
+          log(`bound after ${after.toFixed(0)}/s: repeat's bound ${point.bounds.at(-1).toFixed(0)}/s`);
         }
       }
       for (const target of targets) point[target.name] = { repeats: raw[target.name], summary: summarizeRepeats(raw[target.name], scenario.steps) };
@@ -129,8 +142,8 @@ async function main() {
   results.pinning = {
     taskset: tasksetAvailable(), serverCore: opts.serverCore, clientCore: pinnedClient ? opts.clientCore : null,
     description: pinnedClient
-      ? `servers and the RS256 bound on core ${opts.serverCore}, load client on core ${opts.clientCore} (taskset); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs`
-      : "not pinned (taskset unavailable or --no-pin); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs",
+      ? `servers and the RS256 bound on core ${opts.serverCore}, load client on core ${opts.clientCore} (taskset); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs, then a bound sample`
+      : "not pinned (taskset unavailable or --no-pin); both servers run side by side, each idle while the other is measured; every repeat is a bound sample, then ours, then theirs, then a bound sample",
   };
   log(results.pinning.description);
 
@@ -180,7 +193,7 @@ async function main() {
   }
   if (!opts.quick) bounds.push(measureBound());
 
-  const pointBounds = Object.values(results.scenarios).flatMap((sc) => sc.points.flatMap((p) => p.bounds ?? []));
+  const pointBounds = Object.values(results.scenarios).flatMap((sc) => sc.points.flatMap((p) => (p.boundSamples ?? []).flat()));
   const samples = [...bounds.map((b) => b.joseSignsPerSecond), ...pointBounds];
   results.bound = {
     perSecond: spread(samples).median, min: Math.min(...samples), max: Math.max(...samples), samples,

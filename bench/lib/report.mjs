@@ -20,10 +20,11 @@ export function renderMarkdown(r) {
   if (r.options.quick) L.push("", "**Quick (smoke) run: figures are indicative only.**");
   const b = r.bound;
   L.push("", `**Physical bound**: ${Math.round(b.perSecond).toLocaleString("en")} RS256 signatures/s on one core (jose SignJWT, `
-    + `2048-bit KeyObject, pinned to the server core${b.samples.length > 1 ? `; median of ${b.samples.length} samples, ${Math.round(b.min)}–${Math.round(b.max)}/s: one at the start and end of the run and one before every repeat` : ""}; `
+    + `2048-bit KeyObject, pinned to the server core${b.samples.length > 1 ? `; median of ${b.samples.length} samples, ${Math.round(b.min)}–${Math.round(b.max)}/s: one at the start and end of the run and one before and one after every repeat` : ""}; `
     + `node:crypto alone: ${Math.round(b.nodeCryptoPerSecond).toLocaleString("en")}/s). Full flows and refresh grants sign one id_token each; `
     + `the other scenarios sign nothing, their fraction only gives scale.`);
-  L.push("", "Ratios (ours/theirs, ÷ bound) are paired within each repeat (a bound sample, then ours, then theirs, back to back) "
+  L.push("", "Ratios (ours/theirs, ÷ bound) are paired within each repeat (a bound sample, then ours, then theirs, then a bound sample, "
+    + "back to back; the repeat's bound is the mean of its two samples) "
     + "and their median over the repeats is shown with its range: this machine's speed drifts over minutes, so "
     + "comparing each side's median over the whole run would mix different machine speeds.");
 
