@@ -20,13 +20,16 @@ export const BOOLEAN_COLUMNS: Record<string, readonly string[]> = { Subscriber: 
 const ACCESS_TOKEN_COLUMNS = ["tokenHash", "clientId", "subscriberId", "scope", "codeHash", "familyId", "acr", "authTime",
   "expiresAt", "revokedAt", "createdAt"] as const;
 
+const TOKEN_ALIASES = new Map<string, string>(ACCESS_TOKEN_COLUMNS.map((c) => [`t_${c}`, c]));
+
 /** Splits a row of `accessTokenWithSubscriber` into the token's and the subscriber's columns. */
 export function splitTokenRow(row: Record<string, unknown>): { token: Record<string, unknown>; subscriber?: Record<string, unknown> } {
   const token: Record<string, unknown> = {};
   const subscriber: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (k.startsWith("t_")) token[k.slice(2)] = v;
-    else subscriber[k] = v;
+  for (const k in row) {
+    const column = TOKEN_ALIASES.get(k);
+    if (column) token[column] = row[k];
+    else subscriber[k] = row[k];
   }
   return { token, subscriber: subscriber.id === null || subscriber.id === undefined ? undefined : subscriber };
 }
@@ -71,13 +74,27 @@ const NOW_DEFAULTS: Record<string, string> = {
 export function insertSql(table: string, row: InsertRow, convert: (v: unknown) => unknown): { sql: string; values: unknown[] } {
   const nowColumn = NOW_DEFAULTS[table];
   const full: InsertRow = nowColumn && row[nowColumn] === undefined ? { ...row, [nowColumn]: new Date() } : row;
-  const columns = Object.keys(full).filter((c) => full[c] !== undefined);
-  for (const name of [table, ...columns]) {
-    if (!IDENTIFIER.test(name)) throw new Error(`invalid SQL identifier ${JSON.stringify(name)}`);
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const c in full) {
+    if (full[c] === undefined) continue;
+    columns.push(c);
+    values.push(convert(full[c]));
   }
-  const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-  return { sql, values: columns.map((c) => convert(full[c])) };
+  // The hot path inserts a handful of column sets: the SQL text of each is built (and its
+  // identifiers checked) once.
+  const key = `${table}\0${columns.join("\0")}`;
+  let sql = INSERT_SQL.get(key);
+  if (sql === undefined) {
+    for (const name of [table, ...columns]) {
+      if (!IDENTIFIER.test(name)) throw new Error(`invalid SQL identifier ${JSON.stringify(name)}`);
+    }
+    sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+    if (INSERT_SQL.size < 256) INSERT_SQL.set(key, sql);
+  }
+  return { sql, values };
 }
+const INSERT_SQL = new Map<string, string>();
 
 /** Converts the DateTime / Boolean columns of a row as read from the database into Prisma's types. */
 export function toModel<T>(table: string, row: Record<string, unknown> | undefined, date: (v: unknown) => Date | null):

@@ -112,16 +112,27 @@ export class SqliteStore implements HotStore {
     this.run(sql, values);
   }
 
-  /** Runs a synchronous operation, retrying asynchronously while another connection holds the lock. */
-  private async retry<T>(op: () => T): Promise<T> {
-    const deadline = Date.now() + this.busyWaitMs;
+  /**
+   * Runs a synchronous operation, retrying asynchronously while another connection holds the lock.
+   * The first attempt runs at once (no async frame: the common case is one read that succeeds).
+   */
+  private retry<T>(op: () => T): Promise<T> {
+    try {
+      return Promise.resolve(op());
+    } catch (err) {
+      if (!isSqliteBusy(err) || this.busyWaitMs <= 0) return Promise.reject(err);
+      return this.retryLater(op, Date.now() + this.busyWaitMs);
+    }
+  }
+
+  private async retryLater<T>(op: () => T, deadline: number): Promise<T> {
     for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+      await sleep(delay);
       try {
         return op();
       } catch (err) {
         if (!isSqliteBusy(err) || Date.now() >= deadline) throw err;
       }
-      await sleep(delay);
     }
   }
 
