@@ -84,3 +84,16 @@ describe("encryptAtRest / decryptAtRest (AES-256-GCM)", () => {
     expect(() => decryptAtRest("garbage", SECRET)).toThrow();
   });
 });
+
+describe("uuidV7", () => {
+  it("is an RFC 9562 version 7 UUID carrying the time, unique, and ordered by time", async () => {
+    const { uuidV7 } = await import("./crypto");
+    const at = Date.UTC(2026, 10, 23, 12, 0, 0, 123);
+    const id = uuidV7(at);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(id.replace(/-/g, "").slice(0, 12), 16)).toBe(at);
+    const ids = Array.from({ length: 2000 }, (_, i) => uuidV7(at + Math.floor(i / 10)));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let i = 10; i < ids.length; i += 10) expect(ids[i]! > ids[i - 1]!).toBe(true); // a later millisecond sorts after
+  });
+});

@@ -1,6 +1,6 @@
 import type { Prisma } from "@prisma/client";
-import { randomUUID } from "node:crypto";
 import { db } from "../db";
+import { uuidV7 } from "../crypto";
 import { pseudonymiseSubscriber } from "./pseudonymise-subscriber";
 
 /** What the audit log records (README, Security: "Audit log"). */
@@ -29,9 +29,10 @@ export interface AuditInput {
  * issuance) or with their own statement (a raw-SQL hot path).
  */
 export function auditEventRow(input: AuditInput): Prisma.AuditEventCreateManyInput {
+  const at = input.at ?? new Date();
   return {
-    id: randomUUID(),
-    at: input.at ?? new Date(),
+    id: uuidV7(at.getTime()), // time-ordered: the primary-key index grows at its end
+    at,
     type: input.type,
     outcome: input.outcome,
     subscriberRef: input.subscriberId ? pseudonymiseSubscriber(input.subscriberId) : null,
