@@ -189,6 +189,9 @@ export class SqliteStore implements HotStore {
           if (!value && !single) this.run("ROLLBACK TO w", []);
           outcomes.push({ ok: true, value });
         } catch (err) {
+          // Some errors (disk full, I/O) make SQLite roll the whole transaction back: every write of
+          // the batch is then undone and fails with that error.
+          if (!this.db.inTransaction) throw err;
           if (!single) this.run("ROLLBACK TO w", []);
           outcomes.push({ ok: false, err });
         }
@@ -197,7 +200,7 @@ export class SqliteStore implements HotStore {
       if (single && !(outcomes[0]!.ok && outcomes[0]!.value)) this.run("ROLLBACK", []);
       else this.run("COMMIT", []);
     } catch (err) {
-      // COMMIT (or a savepoint statement) failed: nothing of the batch is written.
+      // COMMIT, a savepoint statement or the transaction itself failed: nothing of the batch is written.
       if (this.db.inTransaction) {
         try { this.run("ROLLBACK", []); } catch { /* the connection rolled back itself */ }
       }
