@@ -28,6 +28,8 @@ function bodySource(res: Response): string | Uint8Array | null | undefined {
 // any already set; framing headers of the Response are dropped (Node frames the body itself).
 const MULTI_VALUE = new Set(["set-cookie", "www-authenticate", "proxy-authenticate", "vary"]);
 const FRAMING = new Set(["content-length", "content-encoding", "transfer-encoding"]);
+/** The lower-case names of each path's fixed headers (the same array for every request of that path). */
+const fixedNames = new WeakMap<ReadonlyArray<[string, string]>, Set<string>>();
 
 /**
  * Writes a Web Response to Node's ServerResponse with Next.js's header precedence, so both paths
@@ -39,11 +41,9 @@ const FRAMING = new Set(["content-length", "content-encoding", "transfer-encodin
 export async function writeResponse(out: ServerResponse, res: Response, fixed: ReadonlyArray<[string, string]>,
   head: boolean): Promise<void> {
   const lines: string[] = [];
-  const taken = new Set<string>();
-  for (const [k, v] of fixed) {
-    lines.push(k, v);
-    taken.add(k.toLowerCase());
-  }
+  for (const [k, v] of fixed) lines.push(k, v);
+  let taken = fixedNames.get(fixed);
+  if (!taken) fixedNames.set(fixed, taken = new Set(fixed.map(([k]) => k.toLowerCase())));
   res.headers.forEach((value, key) => {
     if (key === "set-cookie" || FRAMING.has(key) || (taken.has(key) && !MULTI_VALUE.has(key))) return;
     lines.push(key, value);
