@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ensureLocalSecrets, projectRoot as root } from "./env.mjs";
 import { enableWal } from "./sqlite-wal.mjs";
+import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const dev = process.argv.includes("--dev");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -63,7 +64,7 @@ if (!dev) run(process.execPath, ["scripts/build-server.mjs"]);
 const serverBundle = path.join(root, process.env.NEXT_DIST_DIR || ".next", "server.mjs");
 const child = dev
   ? spawn(bin("next"), ["dev", "-p", port, "-H", host], { cwd: root, stdio: "inherit", env: process.env })
-  : spawn(process.execPath, [serverBundle], {
+  : spawn(process.execPath, [...SERVER_NODE_FLAGS, serverBundle], {
     cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, HOST: host, NODE_ENV: "production" },
   });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

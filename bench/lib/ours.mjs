@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { enableWal } from "../../scripts/sqlite-wal.mjs";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
 import { bin, freePort, pinned, root, stopChild, track, waitHealthy } from "./processes.mjs";
 
 export const REDIRECT_URI = "https://rp.bench.test/cb";
@@ -108,7 +109,10 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
   const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientId: created.client_id, scope: CLIENT_SCOPES.join(" ") });
 
   log(`starting our service on ${origin} (production server ${path.relative(root, serverBundle)}, ${distDir})…`);
-  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, serverBundle]), {
+  // The production server's flags (scripts/server-node-flags.mjs), then BENCH_NODE_FLAGS (space-separated,
+  // for trying others, e.g. --trace-gc).
+  const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, ...SERVER_NODE_FLAGS, ...extra, serverBundle]), {
     cwd: root, env: { ...env, HOST: "127.0.0.1" }, stdio: ["ignore", 2, 2], // its output on our stderr: stdout carries the report
   }));
   await waitHealthy(child, `${origin}/api/health`);

@@ -4,7 +4,7 @@ import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
 import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
-import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
+import { startCheckpointer, WAL_SIZE_LIMIT_BYTES, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
 
 
 /**
@@ -52,10 +52,11 @@ export class SqliteStore implements HotStore {
    * `checkpointIntervalMs`: WAL checkpoints in a worker thread this often; 0 leaves them to SQLite's
    * automatic checkpoint inside a commit of this connection (SQLITE_CHECKPOINT_INTERVAL_MS). A worker
    * that fails is started again after `checkpointRestartMs`; meanwhile SQLite's own checkpoint is on.
+   * `walRestartPages`: a WAL longer than this is restarted by the worker (lib/store/sqlite-checkpointer.ts).
    */
   constructor(private readonly file: string, private readonly busyWaitMs: number,
     private readonly options: {
-      checkpointIntervalMs?: number; checkpointRestartMs?: number;
+      checkpointIntervalMs?: number; checkpointRestartMs?: number; walRestartPages?: number;
       onCheckpoint?: (e: CheckpointEvent) => void; onCheckpointerError?: (err: unknown) => void;
     } = {}) {
     // fileMustExist: a database file that has gone missing is an error (503), never re-created empty.
@@ -65,13 +66,15 @@ export class SqliteStore implements HotStore {
     // survives a crash of the process; the last ones may be lost on power loss (README, durability).
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
+    // A WAL that grew under load is trimmed back to this size when a writer starts it over.
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     if ((options.checkpointIntervalMs ?? 0) > 0) this.startCheckpointer();
   }
 
   private startCheckpointer() {
-    const { checkpointIntervalMs = 0, checkpointRestartMs = 5000, onCheckpoint, onCheckpointerError } = this.options;
+    const { checkpointIntervalMs = 0, checkpointRestartMs = 5000, walRestartPages, onCheckpoint, onCheckpointerError } = this.options;
     this.checkpointer = startCheckpointer(this.file, {
-      intervalMs: checkpointIntervalMs,
+      intervalMs: checkpointIntervalMs, restartPages: walRestartPages,
       onActive: (active) => {
         if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${active ? 0 : 1000}`);
       },

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshPostgresDatabase, testingOnPostgres } from "./postgres";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -85,7 +86,7 @@ export async function startServer(opts: {
   const bundled = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, env: process.env, encoding: "utf8" });
   if (bundled.status !== 0) throw new Error(`scripts/build-server.mjs failed: ${bundled.stderr || bundled.stdout}`);
   const serverBundle = path.join(root, process.env.NEXT_DIST_DIR || ".next", "server.mjs");
-  const child: ChildProcess = spawn(process.execPath, [serverBundle], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverBundle], {
     cwd: root, env: { ...process.env, ...env, HOST: "127.0.0.1", NODE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"],
   });
   const stop = () =>
