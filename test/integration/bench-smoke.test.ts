@@ -13,12 +13,12 @@ mkdirSync(tmp, { recursive: true });
 const outDir = mkdtempSync(path.join(tmp, "smoke-"));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-function runHarness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runHarness(args: string[], script = "run.mjs"): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // The harness sets its servers' environment itself; nothing of this test process's own server leaks in.
   const env = Object.fromEntries(Object.entries(process.env)
     .filter(([k]) => !/^(VITEST|NODE_OPTIONS|DATABASE_URL|ISSUER|PORT)/.test(k))) as NodeJS.ProcessEnv;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "bench", "run.mjs"), ...args], { cwd: root, env });
+    const child = spawn(process.execPath, [path.join(root, "bench", script), ...args], { cwd: root, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -62,4 +62,14 @@ describe("npm run bench (smoke)", () => {
     expect(stdout).toContain("ours/theirs");
     expect(readFileSync(path.join(outDir, "latest.md"), "utf8")).toBe(stdout);
   }, 180_000);
+
+  it("bench/tail-anatomy.mjs: every flow kept, and the server's own GC and stall record read back", async () => {
+    const { code, stdout, stderr } = await runHarness(["1", "2"], "tail-anatomy.mjs");
+    expect(code, stderr.slice(-2000)).toBe(0);
+    const [, flows] = /^(\d+) full flows in [\d.]+ s at concurrency 2/m.exec(stdout) ?? [];
+    expect(Number(flows), stdout).toBeGreaterThan(0);
+    expect(stdout).toMatch(/^latency ms: p50 [\d.]+, p90 [\d.]+, p99 [\d.]+/m);
+    expect(stdout).toMatch(/^GC pauses: /m);
+    expect(stdout).toMatch(/^of the slowest 1 %: \d+ \([\d.]+ %\) overlap a GC pause/m);
+  }, 120_000);
 });
