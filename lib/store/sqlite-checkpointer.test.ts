@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { startCheckpointer, WAL_SIZE_LIMIT_BYTES } from "./sqlite-checkpointer";
+import { startCheckpointer } from "./sqlite-checkpointer";
 import { SqliteStore } from "./sqlite-store";
 
 // WAL checkpoints in a worker thread: the hot connection stops checkpointing inside its commits only
@@ -145,7 +145,6 @@ describe("the checkpoint worker under load", () => {
     expect(await store.checkpointer!.ready).toBe(true);
     const writer = new Database(file);
     writer.pragma("wal_autocheckpoint = 0");
-    writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     const insert = writer.prepare("INSERT INTO t (v) VALUES (?)");
     let largest = 0;
     for (let i = 0; i < mb * 250; i++) {

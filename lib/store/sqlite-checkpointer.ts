@@ -22,7 +22,6 @@ let db;
 try {
   const Database = createRequire(workerData.requireFrom)("better-sqlite3");
   db = new Database(workerData.file, { timeout: 0, fileMustExist: true });
-  db.pragma("journal_size_limit = " + workerData.walLimitBytes);
 } catch (err) {
   fail(err);
 }
@@ -34,7 +33,9 @@ const checkpoint = () => {
     // writes a PASSIVE checkpoint never gets there (new frames keep arriving) and the file grows
     // without bound (measured: 2.2 GB in 40 s at full load). Past restartPages, RESTART copies the
     // few frames written meanwhile holding the write lock, so the next writer starts the WAL from its
-    // beginning (journal_size_limit then trims the file). With no busy timeout it takes the lock only
+    // beginning: the file keeps its size and is written over. (No journal_size_limit: the writer that
+    // starts the WAL over would truncate it at its next commit, on the event loop: 60-70 ms stalls
+    // measured for a 256 MB file.) With no busy timeout it takes the lock only
     // when it is free at once, retried every 0.5 ms: a busy handler would sleep up to 100 ms at a time
     // holding the lock, and the writers held back would stall for as long (measured: p99.9 48 ms).
     for (let i = 0; row && row.log > workerData.restartPages && i < 40; i++) {
@@ -77,12 +78,11 @@ parentPort.on("message", (m) => {
 });
 `;
 
-/** The WAL file is trimmed to this size whenever it starts over (journal_size_limit, every connection). */
-export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
- * A WAL past this many pages (256 MB) is restarted. Not lower: every restart holds the writers back
- * for a moment, and at 4,096 or 16,384 pages the benchmark's p99 at concurrency 8 rose from 12 to
- * 22 and 13 ms; without load the WAL starts over by itself after each checkpoint.
+ * A WAL past this many pages (256 MB) is restarted; without full load it starts over by itself after
+ * each checkpoint and this never runs. Not lower: every restart holds the writers back for a moment,
+ * and at 4,096 or 16,384 pages the full flow's p99 at concurrency 8 rose from 12 to 22 and 13 ms
+ * (measured while the hot connection still had a journal_size_limit, see above).
  */
 export const RESTART_PAGES = 65_536;
 
@@ -115,8 +115,7 @@ export function startCheckpointer(file: string, options: {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { file, intervalMs: options.intervalMs, report: !!options.onCheckpoint, requireFrom: `${process.cwd()}/package.json`,
-      niceIncrement: options.niceIncrement ?? 10, restartPages: options.restartPages ?? RESTART_PAGES,
-      walLimitBytes: WAL_SIZE_LIMIT_BYTES },
+      niceIncrement: options.niceIncrement ?? 10, restartPages: options.restartPages ?? RESTART_PAGES },
   });
   let settle!: (ok: boolean) => void;
   const ready = new Promise<boolean>((resolve) => (settle = resolve));

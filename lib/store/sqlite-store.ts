@@ -4,7 +4,7 @@ import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
 import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
-import { startCheckpointer, WAL_SIZE_LIMIT_BYTES, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
+import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
 
 
 /**
@@ -66,8 +66,6 @@ export class SqliteStore implements HotStore {
     // survives a crash of the process; the last ones may be lost on power loss (README, durability).
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
-    // A WAL that grew under load is trimmed back to this size when a writer starts it over.
-    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     if ((options.checkpointIntervalMs ?? 0) > 0) this.startCheckpointer();
   }
 
