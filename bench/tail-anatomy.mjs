@@ -11,6 +11,7 @@ import { startOurs } from "./lib/ours.mjs";
 import { createHttpClient, basicAuth } from "./lib/http-client.mjs";
 import { SCENARIOS, newWorkers } from "./lib/scenarios.mjs";
 import { pinSelf, root, tasksetAvailable } from "./lib/processes.mjs";
+import { spread } from "./lib/stats.mjs";
 
 const seconds = Number(process.argv[2] ?? 15);
 const concurrency = Number(process.argv[3] ?? 8);
@@ -68,8 +69,7 @@ function summarise(flows, gcs, stalls) {
     if (c && f[0] <= c.end) { c.n++; c.end = Math.max(c.end, f[1]); } else clusters.push({ end: f[1], n: 1 });
   }
   const steps = SCENARIOS.flow.steps;
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  const stepMedian = steps.map((_, i) => median(flows.map((f) => f[3 + i])));
+  const stepMedian = steps.map((_, i) => spread(flows.map((f) => f[3 + i])).median);
   const excess = steps.map((_, i) => slow.reduce((sum, f) => sum + f[3 + i] - stepMedian[i], 0) / slow.length);
   const byKind = {};
   for (const [, ms, kind] of g) {
