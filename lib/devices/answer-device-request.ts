@@ -2,10 +2,10 @@ import { config } from "../config";
 import { db } from "../db";
 import { randomToken } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { checkPin as checkSubscriberPin, PIN_FAILURES_CLEARED } from "../security/check-pin";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import type { EnrolledDevice } from "./find-device";
 import { publishDeviceEvent } from "./device-events-bus";
+import { checkDevicePin } from "./check-device-pin";
 
 /** Thrown inside the approval transaction to roll it back (the answer, the session) when the request is gone. */
 const LOST = new Error("authorization request no longer pending");
@@ -47,7 +47,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
   }
   const acr = request.acr === "3" ? "3" : "2";
   if (acr === "3") {
-    const pinResult = await checkPin(device.subscriberId, pin ?? "");
+    const pinResult = await checkDevicePin({ subscriberId: device.subscriberId, pin: pin ?? "" });
     if (pinResult) return pinResult;
   }
   const won = await db.$transaction(async (tx) => {
@@ -88,26 +88,4 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
   await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId,
     detail: { method: "device", acr } });
   return "approved";
-}
-
-/**
- * Verifies the PIN under the same lockout policy as the sign-in screen (lib/security/check-pin.ts:
- * five wrong PINs lock, escalating). A correct PIN clears the failure state, as a sign-in does.
- */
-async function checkPin(subscriberId: string, pin: string): Promise<AnswerResult | null> {
-  if (!pin) return "pin_missing";
-  const subscriber = await db.subscriber.findUnique({
-    where: { id: subscriberId }, select: { id: true, pinHash: true, lockedUntil: true, failedPinAttempts: true, lockoutCount: true },
-  });
-  if (!subscriber) return "gone";
-  const result = await checkSubscriberPin({ subscriber, pin });
-  if (!result.ok) {
-    await recordAuditEvent({ type: "sign_in", outcome: result.reason === "locked" ? "locked" : "failure", subscriberId,
-      detail: { method: "device", reason: result.reason === "locked" ? "pin_locked" : "pin_invalid" } });
-    return result.reason === "locked" ? "locked" : "pin_invalid";
-  }
-  if (subscriber.failedPinAttempts > 0 || subscriber.lockoutCount > 0) {
-    await db.subscriber.update({ where: { id: subscriberId }, data: PIN_FAILURES_CLEARED, select: { id: true } });
-  }
-  return null;
 }
