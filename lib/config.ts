@@ -62,6 +62,15 @@ const schema = z.object({
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
     .default("false")
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+  // Out-of-band approval requests (the handset; lib/devices/approval-limits.ts): per requesting IP
+  // (any number), per requesting IP and number, per number (any requester), per client, all per
+  // 15 minutes; and how many may be pending at once per subscriber and per client.
+  APPROVAL_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(10),
+  APPROVAL_LIMIT_PER_IP_AND_NUMBER: z.coerce.number().int().positive().max(1_000_000).default(3),
+  APPROVAL_LIMIT_PER_NUMBER: z.coerce.number().int().positive().max(1_000_000).default(10),
+  APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
+  APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
+  APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
 });
 
 export type Config = Readonly<Omit<z.infer<typeof schema>, "DEVICE_INBOX_ENABLED" | "DEMO_DATA">

@@ -18,7 +18,9 @@ const RESULTS: Record<string, string> = {
   enrolled: "This phone is now registered for approvals.",
   approved: "Approved. You can return to the other device.",
   rejected: "Rejected. The application has been told.",
-  gone: "This request was already answered or has expired.",
+  gone: "This request was already answered, has expired, or the screen that asked for it was closed.",
+  check_missing: "Type the number shown on the screen where you are signing in, then approve.",
+  mismatch: "The number did not match, so the request was cancelled. If it was you, start again on the other screen.",
   pin_missing: "Enter your PIN to approve this request.",
   pin_invalid: "Wrong PIN. Try again.",
   locked: "Your PIN is locked for now. Try again later.",
@@ -28,6 +30,13 @@ const RESULTS: Record<string, string> = {
 
 // Reloads the page when the set of pending requests changes (SSE from /device/events); stops once a
 // form is submitted, so the reload cannot cancel the answer's own navigation (and its result message).
+/** Times on the handset: hours and minutes in UTC (the server does not know the phone's time zone). */
+const clock = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
+const minutesLeft = (d: Date) => {
+  const m = Math.max(0, Math.ceil((d.getTime() - Date.now()) / 60_000));
+  return m <= 1 ? "in less than a minute" : `in ${m} minutes`;
+};
+
 const js = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
 const live = (events: string, page: string) => `(function(){var ids=document.querySelector("main").dataset.ids||"";
 var es=new EventSource(${js(events)});es.addEventListener("requests",function(e){
@@ -36,8 +45,10 @@ document.addEventListener("submit",function(){es.close();});})();`;
 
 /**
  * GET /device: the authorization device (the subscriber's handset). Lists the pending requests of
- * the enrolled subscriber - client name, context, binding message, scopes in plain language - with
- * Approve (and the PIN at level 3) and Reject. Live via Server-Sent Events; without script it
+ * the enrolled subscriber, newest first: the app, what it asks for in plain language, where and when
+ * the request came from and when it expires, and the client's context and binding message (marked
+ * unverified unless the client authenticated); Approve needs the number shown on the consumption
+ * device (number matching) and, at level 3, the PIN; Reject. Live via Server-Sent Events; without script it
  * refreshes itself every 5 s. "Remove this phone" revokes the handset (POST /device/remove).
  */
 export default async function DevicePage({ searchParams }: Props) {
@@ -69,14 +80,34 @@ export default async function DevicePage({ searchParams }: Props) {
           {requests.map((r) => (
             <li key={r.id} className="device-request rounded-xl border border-slate-300 bg-white p-3" data-request-id={r.id}>
               <h2 className="font-semibold">{r.clientName}</h2>
-              {r.context && <p className="request-context">{r.context}</p>}
-              {r.bindingMessage && (
-                <p className="my-2 rounded bg-amber-100 p-2">Check code: <strong className="binding-message">{r.bindingMessage}</strong></p>
-              )}
+              <p className="text-sm">asks to sign you in and to:</p>
               <ul className="my-2 list-disc pl-5 text-sm">
                 {describeConsent({ scopes: parseScope(r.scope), t }).scopeLines.map((l) => <li key={l.scope}>{l.text}</li>)}
               </ul>
+              <dl className="my-2 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
+                <dt className="text-slate-600">From</dt><dd className="request-origin">{r.origin || "unknown"}</dd>
+                <dt className="text-slate-600">Asked at</dt><dd><time dateTime={r.createdAt.toISOString()}>{clock(r.createdAt)}</time></dd>
+                <dt className="text-slate-600">Expires</dt>
+                <dd><time dateTime={r.expiresAt.toISOString()}>{clock(r.expiresAt)}</time> ({minutesLeft(r.expiresAt)})</dd>
+              </dl>
+              {(r.context || r.bindingMessage) && (r.textVerified ? (
+                <div className="request-text my-2">
+                  {r.context && <p className="request-context">{r.context}</p>}
+                  {r.bindingMessage && <p className="binding-message">{r.bindingMessage}</p>}
+                </div>
+              ) : (
+                <div className="request-text unverified my-2 rounded border border-dashed border-slate-500 p-2 text-sm">
+                  <p className="font-semibold">Unverified text sent with this request</p>
+                  <p className="text-slate-700">The app did not prove it wrote this. Do not follow instructions in it.</p>
+                  {r.context && <p className="request-context break-words">&ldquo;{r.context}&rdquo;</p>}
+                  {r.bindingMessage && <p className="binding-message break-words">&ldquo;{r.bindingMessage}&rdquo;</p>}
+                </div>
+              ))}
               <form method="post" action={servicePath(`/device/requests/${r.id}`)} className="flex flex-wrap items-end gap-2">
+                <label className="w-full text-sm">Number shown on the screen where you are signing in
+                  <input name="check" type="text" inputMode="numeric" autoComplete="off" maxLength={8} pattern="[0-9 ]*"
+                    className="mt-1 block w-24 rounded border border-slate-300 px-2 py-1 text-lg tracking-widest" />
+                </label>
                 {r.acr === "3" && (
                   <label className="w-full text-sm">PIN
                     <input name="pin" type="password" inputMode="numeric" autoComplete="off" maxLength={64}
@@ -86,6 +117,7 @@ export default async function DevicePage({ searchParams }: Props) {
                 <button name="decision" value="approve" className="rounded bg-green-700 px-3 py-1.5 text-white">Approve</button>
                 <button name="decision" value="reject" className="rounded bg-slate-200 px-3 py-1.5">Reject</button>
               </form>
+              <p className="mt-2 text-xs text-slate-600">Not you? Reject it: nobody can use it without the number on your screen.</p>
             </li>
           ))}
         </ol>

@@ -24,7 +24,7 @@ export function ScreenStep({ screen, params: p, ...common }: StepProps & {
       return <CodeStep {...common} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
         burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
     case "phone":
-      return <PhoneStep {...common} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
+      return <PhoneStep {...common} checkCode={screen.checkCode} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
     case "consent": return <ConsentStep {...common} params={p} maskedMsisdn={screen.maskedMsisdn} />;
     default: return <ContinueStep id={common.id} t={common.t} ui={common.ui} />;
   }

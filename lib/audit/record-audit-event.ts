@@ -8,6 +8,7 @@ export type AuditType =
   | "sign_in" | "pin_lockout" | "code_send_limited"
   | "consent_given" | "consent_denied" | "consent_withdrawn"
   | "token_issued" | "token_revoked" | "client_auth_throttled"
+  | "approval_requested" | "approval_answered"
   | `admin_${string}`;
 
 export type AuditOutcome = "success" | "failure" | "locked" | "throttled" | "denied";

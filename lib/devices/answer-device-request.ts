@@ -1,7 +1,7 @@
-import { config } from "../config";
 import { db } from "../db";
-import { randomToken } from "../crypto";
+import { randomToken, safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { browserIdHash } from "../sessions/browser-cookie";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import type { EnrolledDevice } from "./find-device";
 import { publishDeviceEvent } from "./device-events-bus";
@@ -10,41 +10,46 @@ import { checkDevicePin } from "./check-device-pin";
 /** Thrown inside the approval transaction to roll it back (the answer, the session) when the request is gone. */
 const LOST = new Error("authorization request no longer pending");
 
-export type AnswerResult = "approved" | "rejected" | "gone" | "pin_missing" | "pin_invalid" | "locked";
+export type AnswerResult =
+  | "approved" | "rejected" | "gone" | "check_missing" | "mismatch" | "pin_missing" | "pin_invalid" | "locked";
 
 /**
- * The subscriber's answer on the handset. Approval at level 3 needs the PIN (scrypt; a wrong one
- * counts towards the lockout like on the sign-in screen). The answer is atomic: one conditional
- * update (still pending, not expired, this subscriber's) wins and everything else reads "already
- * answered or expired", so two tabs answering at once cannot both succeed.
- *
- * Approval, in the same transaction, signs the subscriber in on the consumption device: a Session
- * bound to the browser that made the authorization request (acr of the request; amr `mca` - the
- * Mobile Connect authenticator - plus `pin` at level 3, as `mc_amr_values_supported` lists) and the
- * stored request becomes `consented` for that session, so the waiting /authorize issues the code.
- * Rejection makes the stored request `denied` (access_denied).
+ * The subscriber's answer on the handset.
+ * - Approval needs the check code shown on the consumption device (number matching): a wrong one
+ *   ends the request at once (`mismatch`, the relying party or the sign-in screen is told), so an
+ *   approval the subscriber did not start cannot succeed by a tap or by guessing twice. Then, at
+ *   level 3, the PIN (lib/devices/check-device-pin.ts, the sign-in screen's lockout policy).
+ * - Only a request whose consumption device is still waiting (`attendedUntil`) can be answered.
+ * - The answer is atomic: one conditional update (still pending, not expired, still attended, this
+ *   subscriber's) wins and everything else reads "already answered or expired".
+ * - Approval completes that one authorization and nothing else: the Session it writes (auth_time,
+ *   acr, amr `mca` [+ `pin`] for the code) is bound to no browser and lives only as long as the
+ *   stored request, so the consumption device gets no reusable operator session (login CSRF: an
+ *   attacker approving on their own phone must not sign a victim's browser in as themselves).
+ *   `prompt=mobile` becomes `consented` (the handset showed the scopes); "approve on your phone"
+ *   becomes `authenticated` and the screens ask consent as after a verified code.
+ * Every answer is audited.
  */
-export async function answerDeviceRequest({ device, requestId, decision, pin }: {
-  device: EnrolledDevice; requestId: string; decision: "approve" | "reject"; pin?: string;
+export async function answerDeviceRequest({ device, requestId, decision, pin, checkCode }: {
+  device: EnrolledDevice; requestId: string; decision: "approve" | "reject"; pin?: string; checkCode?: string;
 }): Promise<AnswerResult> {
   const now = new Date();
   const request = await db.deviceRequest.findUnique({ where: { id: requestId } });
   if (!request || request.subscriberId !== device.subscriberId) return "gone";
-  if (request.status !== "pending" || request.expiresAt <= now) return "gone";
-  const where = { id: request.id, subscriberId: device.subscriberId, status: "pending", expiresAt: { gt: now } };
-  const answered = { deviceId: device.id, answeredAt: now };
-  if (decision === "reject") {
-    const won = await db.$transaction(async (tx) => {
-      const done = await tx.deviceRequest.updateMany({ where, data: { status: "rejected", ...answered } });
-      if (done.count !== 1) return false;
-      await tx.authorizationRequest.updateMany({
-        where: { id: request.authorizationRequestId, status: "pending" }, data: { status: "denied" },
-      });
-      return true;
-    });
-    if (won) publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
-    return won ? "rejected" : "gone";
+  if (request.status !== "pending" || request.expiresAt <= now || !(request.attendedUntil && request.attendedUntil > now)) {
+    return "gone";
   }
+  const where = { id: request.id, subscriberId: device.subscriberId, status: "pending", expiresAt: { gt: now },
+    attendedUntil: { gt: now } };
+  const answered = { deviceId: device.id, answeredAt: now };
+  const audit = (outcome: "success" | "denied", reason: string) => recordAuditEvent({ type: "approval_answered", outcome,
+    subscriberId: device.subscriberId, clientId: request.clientId, detail: { reason, acr: request.acr } });
+
+  if (decision === "reject") return end(request, where, { status: "rejected", ...answered }, "rejected", audit);
+  const typed = (checkCode ?? "").replace(/\s/g, "").slice(0, 8);
+  if (!typed) return "check_missing";
+  if (!safeEqual(typed, request.checkCode)) return end(request, where, { status: "mismatch", ...answered }, "mismatch", audit);
+
   const acr = request.acr === "3" ? "3" : "2";
   if (acr === "3") {
     const pinResult = await checkDevicePin({ subscriberId: device.subscriberId, pin: pin ?? "" });
@@ -54,19 +59,15 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
     const done = await tx.deviceRequest.updateMany({ where, data: { status: "approved", ...answered } });
     if (done.count !== 1) return false;
     const authz = await tx.authorizationRequest.findUnique({
-      where: { id: request.authorizationRequestId }, select: { browserIdHash: true, status: true, params: true },
+      where: { id: request.authorizationRequestId }, select: { status: true, params: true, expiresAt: true },
     });
     // The browser may have finished another way meanwhile (code typed, cancelled): nothing to approve.
     if (authz?.status !== "pending") throw LOST;
     const session = await tx.session.create({
-      data: { id: randomToken(16), browserIdHash: authz.browserIdHash, subscriberId: device.subscriberId,
-        authTime: now, acr, amr: (acr === "3" ? ["mca", "pin"] : ["mca"]).join(" "),
-        expiresAt: new Date(now.getTime() + config().SESSION_TTL * 1000) },
+      data: { id: randomToken(16), browserIdHash: browserIdHash(randomToken(32)), subscriberId: device.subscriberId,
+        authTime: now, acr, amr: (acr === "3" ? ["mca", "pin"] : ["mca"]).join(" "), expiresAt: authz.expiresAt },
       select: { id: true },
     });
-    // prompt=mobile: the handset showed the scopes, so its approval is the consent too. "Approve on
-    // your phone" in the browser flow replaces only the one-time code: consent follows on the
-    // screens exactly as after a verified code (`authenticated`).
     const mobile = (JSON.parse(authz.params) as AuthorizationParams).prompt.includes("mobile");
     const moved = await tx.authorizationRequest.updateMany({
       where: { id: request.authorizationRequestId, status: "pending" },
@@ -82,10 +83,43 @@ export async function answerDeviceRequest({ device, requestId, decision, pin }: 
     await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
     return false;
   });
-  // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
-  if (won) publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
   if (!won) return "gone";
-  await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId,
-    detail: { method: "device", acr } });
+  // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
+  publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
+  await Promise.all([
+    audit("success", "approved"),
+    recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId, clientId: request.clientId,
+      detail: { method: "device", acr } }),
+  ]);
   return "approved";
+}
+
+/**
+ * Ends a request without approving it: `rejected` by the subscriber, or `mismatch` (wrong check
+ * code). Atomic like the approval; a `prompt=mobile` request becomes `denied` (access_denied), while
+ * "approve on your phone" keeps its sign-in open: the browser returns to the code step.
+ */
+async function end(
+  request: { id: string; authorizationRequestId: string; subscriberId: string | null },
+  where: object, data: { status: "rejected" | "mismatch"; deviceId: string; answeredAt: Date },
+  result: "rejected" | "mismatch", audit: (outcome: "denied", reason: string) => Promise<void>,
+): Promise<AnswerResult> {
+  const won = await db.$transaction(async (tx) => {
+    const done = await tx.deviceRequest.updateMany({ where, data });
+    if (done.count !== 1) return false;
+    const authz = await tx.authorizationRequest.findUnique({
+      where: { id: request.authorizationRequestId }, select: { params: true },
+    });
+    const mobile = authz ? (JSON.parse(authz.params) as AuthorizationParams).prompt.includes("mobile") : false;
+    if (result === "rejected" || mobile) {
+      await tx.authorizationRequest.updateMany({
+        where: { id: request.authorizationRequestId, status: "pending" }, data: { status: "denied" },
+      });
+    }
+    return true;
+  });
+  if (!won) return "gone";
+  publishDeviceEvent({ kind: "answered", subscriberId: request.subscriberId!, requestId: request.id });
+  await audit("denied", result === "mismatch" ? "number_mismatch" : "rejected");
+  return result;
 }

@@ -68,7 +68,7 @@ export async function handleEnrolPost(req: Request, step: "start" | "confirm"): 
     cookieHeader(DEVICE_COOKIE, result.secret, DEVICE_COOKIE_AGE), cookieHeader(ENROL_COOKIE, "", 0));
 }
 
-/** POST /device/requests/{id} (decision=approve|reject, pin): the subscriber's answer on the handset. */
+/** POST /device/requests/{id} (decision=approve|reject, check, pin): the subscriber's answer on the handset. */
 export async function handleAnswerPost(req: Request, requestId: string): Promise<Response> {
   const form = await readForm(req);
   const decision = form?.get("decision");
@@ -77,7 +77,8 @@ export async function handleAnswerPost(req: Request, requestId: string): Promise
   }
   const device = await findDevice({ cookieHeader: req.headers.get("cookie") });
   if (!device) return seeOther("/device/enrol");
-  const result = await answerDeviceRequest({ device, requestId, decision, pin: form.get("pin") ?? undefined });
+  const result = await answerDeviceRequest({ device, requestId, decision, pin: form.get("pin") ?? undefined,
+    checkCode: form.get("check") ?? undefined });
   return seeOther(`/device?result=${result}`);
 }
 

@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { onDeviceEvent } from "./device-events-bus";
 
-export type DeviceOutcome = "approved" | "rejected" | "expired" | "waiting";
+export type DeviceOutcome = "approved" | "rejected" | "mismatch" | "expired" | "waiting";
 
 interface Waiter {
   resolve: (outcome: DeviceOutcome) => void;
@@ -18,7 +18,8 @@ let ticker: NodeJS.Timeout | undefined;
 let unsubscribe: (() => void) | undefined;
 
 /**
- * Resolves when the handset answers DeviceRequest `id` (`approved` / `rejected`), when it expires
+ * Resolves when the handset answers DeviceRequest `id` (`approved` / `rejected`, or `mismatch`: the
+ * check code typed did not match), when it expires
  * (`expired`, and the row is marked so), or with `waiting` when `maxMs` passes or `signal` aborts
  * (the client went away) first.
  *
@@ -95,7 +96,7 @@ async function tick(woken = false) {
 }
 
 async function outcomeOf(row: { id: string; status: string }, now: Date): Promise<DeviceOutcome> {
-  if (row.status === "approved" || row.status === "rejected") return row.status;
+  if (row.status === "approved" || row.status === "rejected" || row.status === "mismatch") return row.status;
   if (row.status !== "pending") return "expired";
   const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending", expiresAt: { lte: now } },
     data: { status: "expired" } });

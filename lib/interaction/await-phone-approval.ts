@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { markAttended, RELOAD_GRACE_MS } from "../devices/mark-attended";
 import { waitForAnswer, type DeviceOutcome } from "../devices/wait-for-answer";
 import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
@@ -19,7 +20,8 @@ export const PHONE_CHECK_MS = 25_000;
  * the browser the request is bound to only (loadInteraction). Waits (bounded) for the handset:
  * - approved (the request is `authenticated`) or rejected (`denied`): on to /authorize/resume/{id},
  *   which continues like after a verified code, or answers the client with access_denied;
- * - the handset request expired: back to the code screen with `phone_expired`;
+ * - the handset request expired: back to the code screen with `phone_expired`; the check code typed on
+ *   the phone did not match (the handset request ended): back to it with `phone_mismatch`;
  * - still waiting: back to the waiting screen.
  * The stored request itself expired: resume answers the client (access_denied, "expired").
  */
@@ -34,6 +36,7 @@ export async function awaitPhoneApproval(req: Request, { id }: { id: string }): 
     const outcome = await outcomeOf(id, req.signal);
     if (outcome === "approved" || outcome === "rejected") return seeOther(`/authorize/resume/${id}`);
     if (outcome === "expired") return seeOther(`/interaction/${id}?e=phone_expired`);
+    if (outcome === "mismatch") return seeOther(`/interaction/${id}?e=phone_mismatch`);
     return seeOther(`/interaction/${id}`);
   } catch (err) {
     logger.error({ err }, "phone approval check failed");
@@ -46,14 +49,19 @@ async function outcomeOf(authorizationRequestId: string, signal: AbortSignal): P
     where: { authorizationRequestId }, select: { id: true, status: true, expiresAt: true },
   });
   if (!row) return "none";
-  if (row.status === "approved" || row.status === "rejected") return row.status;
+  if (row.status === "approved" || row.status === "rejected" || row.status === "mismatch") return row.status;
   if (row.status !== "pending") return "expired";
   const remaining = row.expiresAt.getTime() - Date.now();
   if (remaining <= 0) {
     const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "expired" } });
     return marked.count === 1 ? "expired" : "waiting";
   }
-  return waitForAnswer({ id: row.id, maxMs: Math.min(PHONE_CHECK_MS, remaining + 1_000), signal });
+  // While this check holds, the browser is there: the handset may list and accept the request.
+  const maxMs = Math.min(PHONE_CHECK_MS, remaining + 1_000);
+  await markAttended({ id: row.id, forMs: maxMs });
+  const outcome = await waitForAnswer({ id: row.id, maxMs, signal });
+  if (outcome === "waiting" && signal.aborted) await markAttended({ id: row.id, forMs: 0, graceMs: RELOAD_GRACE_MS });
+  return outcome;
 }
 
 function seeOther(path: string): Response {

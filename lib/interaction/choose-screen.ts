@@ -1,5 +1,4 @@
 import { db } from "../db";
-import { hasActiveDevice } from "../devices/has-active-device";
 import { maskMsisdn } from "../messaging/mask-msisdn";
 import type { PendingRequest } from "../oauth/authorize/load-pending-request";
 import { listAccounts, type Account } from "./list-accounts";
@@ -9,18 +8,18 @@ export type Screen =
   | { kind: "select"; accounts: Account[] }
   | { kind: "msisdn"; maskedMsisdn?: string }
   | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean }
-  | { kind: "phone"; bindingMessage: string }
+  | { kind: "phone"; checkCode: string; bindingMessage?: string }
   | { kind: "consent"; maskedMsisdn?: string }
   | { kind: "continue" };
 
 /**
  * Which screen `/interaction/{id}` shows, following the authorization endpoint's decision
  * (`pending.next`, the same rules as /authorize): consent for an authenticated request; for sign-in,
- * the code step once a code was issued, the account choice for `prompt=select_account` when this
- * browser has accounts (unless "Use another number" was chosen: `wantsNumber`), else the number
- * step. Anything else goes on to /authorize/resume. The code step offers "approve on your phone"
- * when the subscriber the code went to has an enrolled handset, and becomes the waiting screen
- * while a request is pending on it. At most two queries (three on the code step).
+ * the code step once a code was issued, the account choice for `prompt=select_account` or when this
+ * browser holds sessions of several subscribers (unless "Use another number" was chosen:
+ * `wantsNumber`), else the number step. Anything else goes on to /authorize/resume. The code step
+ * offers "approve on your phone" for every number, and becomes the waiting screen while a request is
+ * pending on the handset. At most two queries.
  */
 export async function chooseScreen({ pending, browserId, wantsNumber }: {
   pending: PendingRequest; browserId: string; wantsNumber: boolean;
@@ -33,14 +32,14 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
   if (request.otpHash) {
     const phone = await phoneState(request);
-    if (phone.waiting !== undefined) return { kind: "phone", bindingMessage: phone.waiting };
+    if (phone.waiting) return { kind: "phone", ...phone.waiting };
     // The typed number is not shown back: an unknown number must look exactly like a known one.
     return {
       kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
-      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: phone.offered,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: true,
     };
   }
-  if (!hinted && !request.subscriberId && !wantsNumber && params.prompt.includes("select_account")) {
+  if (!hinted && !request.subscriberId && !wantsNumber && (next === "select_account" || params.prompt.includes("select_account"))) {
     const accounts = await listAccounts({ browserId });
     if (accounts.length > 0) return { kind: "select", accounts };
   }
@@ -56,18 +55,15 @@ async function maskedNumberOf(subscriberId: string | null | undefined): Promise<
 }
 
 /**
- * "Approve on your phone" on the code step: `waiting` is the binding message of a live request
- * pending on the handset; `offered` whether the subscriber the code went to (only set for an
- * active subscriber) has a handset. Both lookups are by unique or indexed keys, run together.
+ * "Approve on your phone" on the code step: the check code (and the relying party's binding
+ * message) of a live request waiting on the handset, if any. The offer itself is shown for every
+ * number (start-phone-approval.ts), so nothing here depends on whether the number has a handset.
  */
-async function phoneState(request: PendingRequest["request"]): Promise<{ waiting?: string; offered: boolean }> {
-  if (!request.subscriberId) return { offered: false };
-  const [pending, offered] = await Promise.all([
-    db.deviceRequest.findUnique({
-      where: { authorizationRequestId: request.id }, select: { status: true, expiresAt: true, bindingMessage: true },
-    }),
-    hasActiveDevice({ subscriberId: request.subscriberId }),
-  ]);
+async function phoneState(request: PendingRequest["request"]): Promise<{ waiting?: { checkCode: string; bindingMessage?: string } }> {
+  const pending = await db.deviceRequest.findUnique({
+    where: { authorizationRequestId: request.id },
+    select: { status: true, expiresAt: true, checkCode: true, bindingMessage: true },
+  });
   const live = pending?.status === "pending" && pending.expiresAt.getTime() > Date.now();
-  return { waiting: live ? pending.bindingMessage ?? "" : undefined, offered };
+  return live ? { waiting: { checkCode: pending.checkCode, bindingMessage: pending.bindingMessage ?? undefined } } : {};
 }

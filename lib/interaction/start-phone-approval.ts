@@ -1,42 +1,45 @@
-import { randomInt } from "node:crypto";
 import { config } from "../config";
 import { db } from "../db";
-import { randomToken } from "../crypto";
-import { hasActiveDevice } from "../devices/has-active-device";
-import { publishDeviceEvent } from "../devices/device-events-bus";
+import { createDeviceRequest } from "../devices/create-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
 /**
  * POST /interaction/{id}/phone ("Approve on your phone instead"): the alternative to the one-time
- * code (issue 5). Pushes the pending request to the subscriber's enrolled handset as a
- * DeviceRequest, the same one `prompt=mobile` uses, then the waiting screen. Offered only once a
- * code was issued to an active subscriber (`subscriberId` set), so it never names anyone new.
+ * code (issue 5). Creates the handset request (lib/devices/create-device-request.ts: limits, check
+ * code, audit), then the waiting screen shows the check code the subscriber types on the phone.
  *
- * The binding message shown on both screens is the relying party's (mc_authz) or, without one, a
- * fresh 4-digit reference, so the subscriber can tell this sign-in from another one. The handset
- * request lives at most OTP_TTL (the code's own lifetime) and never beyond the stored request; an
- * answered or expired one is replaced, a live one is kept (a double submit sends one request).
+ * Offered on every code step, whatever the number: a number without a subscriber or without a
+ * handset gets the same waiting screen (its request is stored but no handset lists it, and it
+ * expires like an unanswered one), so the screens do not tell who has a handset. The handset
+ * request lives at most OTP_TTL and never beyond the stored request; a live one is kept (a double
+ * submit sends one request), an answered or expired one is replaced.
  */
-export async function startPhoneApproval({ request, params }: StepInput): Promise<StepResult> {
-  const subscriberId = request.subscriberId;
-  if (request.status !== "pending" || !request.otpSentAt || !subscriberId) return { to: "interaction" };
-  if (!(await hasActiveDevice({ subscriberId }))) return { to: "interaction", error: "phone_unavailable" };
+export async function startPhoneApproval({ request, params, ip }: StepInput): Promise<StepResult> {
+  if (request.status !== "pending" || !request.otpSentAt) return { to: "interaction" };
   const now = new Date();
-  const expiresAt = new Date(Math.min(now.getTime() + config().OTP_TTL * 1000, request.expiresAt.getTime()));
-  const bindingMessage = params.bindingMessage || String(randomInt(1000, 10_000));
-  const created = await db.$transaction(async (tx) => {
-    const live = await tx.deviceRequest.findFirst({
-      where: { authorizationRequestId: request.id, status: "pending", expiresAt: { gt: now } }, select: { id: true },
-    });
-    if (live) return null;
-    await tx.deviceRequest.deleteMany({ where: { authorizationRequestId: request.id } });
-    return tx.deviceRequest.create({
-      data: { id: randomToken(16), authorizationRequestId: request.id, subscriberId, clientName: params.clientName,
-        context: params.context ?? null, bindingMessage, scope: params.scopes.join(" "), acr: params.acr, expiresAt },
-      select: { id: true },
-    });
+  const current = await db.deviceRequest.findUnique({
+    where: { authorizationRequestId: request.id }, select: { status: true, expiresAt: true },
   });
-  // The handset may be connected to another instance (lib/devices/device-events-bus.ts).
-  if (created) publishDeviceEvent({ kind: "created", subscriberId, requestId: created.id });
+  if (current?.status === "pending" && current.expiresAt > now) return { to: "interaction" };
+  // `subscriberId` is set on the stored request only for an active subscriber the code went to.
+  const subscriber = request.subscriberId
+    ? await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: { msisdn: true } })
+    : null;
+  const device = await db.device.findFirst({
+    where: { subscriberId: subscriber ? request.subscriberId! : "", revokedAt: null }, select: { id: true },
+  });
+  const created = await createDeviceRequest({
+    authorizationRequestId: request.id,
+    // The digits of an unknown number are not kept: its requests are counted per sign-in.
+    numberKey: subscriber ? `msisdn:${subscriber.msisdn}` : `request:${request.id}`,
+    subscriberId: device ? request.subscriberId : null,
+    client: { id: params.clientId, name: params.clientName },
+    text: { context: params.context, bindingMessage: params.bindingMessage, verified: params.clientAuthenticated === true },
+    scope: params.scopes.join(" "), acr: params.acr,
+    expiresAt: new Date(Math.min(now.getTime() + config().OTP_TTL * 1000, request.expiresAt.getTime())),
+    ip: ip ?? "unknown", userAgent: null, flow: "phone",
+    prepare: (tx) => tx.deviceRequest.deleteMany({ where: { authorizationRequestId: request.id } }),
+  });
+  if (!created.ok) return { to: "interaction", error: "send_limited", retryAfter: created.retryAfter };
   return { to: "interaction" };
 }

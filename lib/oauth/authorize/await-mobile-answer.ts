@@ -1,10 +1,10 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { db } from "../../db";
-import { config } from "../../config";
-import { escapeHtml, PAGE_HEADERS } from "../../http/html";
 import { waitForAnswer, type DeviceOutcome } from "../../devices/wait-for-answer";
+import { markAttended, RELOAD_GRACE_MS } from "../../devices/mark-attended";
 import { AccessDenied } from "../errors";
 import { issueCode } from "./issue-code";
+import { mobileWaitingPage } from "./mobile-waiting-page";
 import { redirectToClient, type RedirectTarget } from "./redirect-to-client";
 import type { AuthorizationParams } from "./types";
 
@@ -14,28 +14,47 @@ import type { AuthorizationParams } from "./types";
  */
 export const MOBILE_WAIT_MS = 50_000;
 
+/** The handset request a waiting `prompt=mobile` authorization holds on. */
+export interface HeldDeviceRequest {
+  id: string;
+  checkCode: string;
+  clientName: string;
+}
+
 /**
  * Holds the consumption device's request until the handset answers, then ends like any
  * authorization (interface "Return to the redirect address"):
  * - approved: the code (issueCode completes the stored request atomically) with state and iss;
- * - rejected: `access_denied`;
+ * - rejected, or the check code typed on the handset did not match: `access_denied`;
  * - expired before an answer: `access_denied` as well ("expired on the handset"): the Mobile
  *   Connect interface lists no timeout code for the authorization endpoint, RFC 6749 §4.1.2.1 has
  *   none, and OIDC `interaction_required` would wrongly invite the RP to retry with a screen;
  * - still waiting when the bound (MOBILE_WAIT_MS or the expiry) passes, or the client went away:
- *   a tiny page that reloads itself at /authorize/wait/{id} (no user action, no script).
+ *   the waiting page again, which reloads itself here.
+ * While it holds, the handset request counts as attended (markAttended): a browser that went away
+ * leaves a request the handset no longer lists nor accepts.
  */
-export async function awaitMobileAnswer({ requestId, deviceRequestId, params, client, target, expiresAt, signal }: {
-  requestId: string; deviceRequestId: string; params: AuthorizationParams; client: RegisteredClient;
+export async function awaitMobileAnswer({ requestId, device, params, client, target, expiresAt, signal }: {
+  requestId: string; device: HeldDeviceRequest; params: AuthorizationParams; client: RegisteredClient;
   target: RedirectTarget; expiresAt: Date; signal?: AbortSignal;
 }): Promise<Response> {
   const remaining = expiresAt.getTime() - Date.now();
-  const outcome = remaining <= 0
-    ? await expireNow(deviceRequestId)
-    : await waitForAnswer({ id: deviceRequestId, maxMs: Math.min(MOBILE_WAIT_MS, remaining + 1_000), signal });
+  const maxMs = Math.min(MOBILE_WAIT_MS, remaining + 1_000);
+  let outcome: DeviceOutcome;
+  if (remaining <= 0) outcome = await expireNow(device.id);
+  else {
+    await markAttended({ id: device.id, forMs: maxMs });
+    outcome = await waitForAnswer({ id: device.id, maxMs, signal });
+    if (outcome === "waiting" && signal?.aborted) await markAttended({ id: device.id, forMs: 0, graceMs: RELOAD_GRACE_MS });
+  }
   if (outcome === "rejected") throw new AccessDenied("The subscriber rejected the request on their handset");
+  if (outcome === "mismatch") {
+    throw new AccessDenied("The check code typed on the handset did not match the one shown with the request");
+  }
   if (outcome === "expired") throw new AccessDenied("The authorization request expired on the handset before it was answered");
-  if (outcome === "waiting") return waitingPage(requestId, params.bindingMessage);
+  if (outcome === "waiting") {
+    return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt });
+  }
   const row = await db.authorizationRequest.findUnique({ where: { id: requestId }, select: { sessionId: true } });
   const session = row?.sessionId
     ? await db.session.findUnique({ where: { id: row.sessionId },
@@ -50,14 +69,5 @@ export async function awaitMobileAnswer({ requestId, deviceRequestId, params, cl
 async function expireNow(id: string): Promise<DeviceOutcome> {
   await db.deviceRequest.updateMany({ where: { id, status: "pending" }, data: { status: "expired" } });
   const row = await db.deviceRequest.findUnique({ where: { id }, select: { status: true } });
-  return row?.status === "approved" || row?.status === "rejected" ? row.status : "expired";
+  return row?.status === "approved" || row?.status === "rejected" || row?.status === "mismatch" ? row.status : "expired";
 }
-
-function waitingPage(requestId: string, bindingMessage: string | undefined): Response {
-  const text = bindingMessage ? ` Check that your phone shows: ${escapeHtml(bindingMessage)}` : "";
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="refresh" content="0;url=${config().ISSUER.replace(/\/$/, "")}/authorize/wait/${requestId}"><title>Approve on your phone</title></head>
-<body><p>Waiting for your approval on your phone.${text}</p></body></html>`;
-  return new Response(body, { status: 200, headers: PAGE_HEADERS });
-}
-

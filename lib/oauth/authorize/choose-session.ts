@@ -36,8 +36,9 @@ export function sessionSatisfies(session: LiveSession, params: Params, request?:
 
 /**
  * Which session answers the request (pure). A request the screens signed in (or picked an account
- * for) uses that session; otherwise the browser's live sessions that satisfy it: none -> sign-in,
- * several with `prompt=select_account` -> account selection, else the most recent sign-in.
+ * for) uses that session; otherwise the browser's live sessions that satisfy it: none -> sign-in;
+ * sessions of several subscribers, or several with `prompt=select_account` -> account selection;
+ * else the most recent sign-in.
  */
 export function chooseSession({ params, sessions, request }: {
   params: Params; sessions: LiveSession[]; request?: RequestState;
@@ -48,7 +49,10 @@ export function chooseSession({ params, sessions, request }: {
   }
   const eligible = sessions.filter((s) => sessionSatisfies(s, params, request));
   if (eligible.length === 0) return { step: "login" };
-  if (params.prompt.includes("select_account") && eligible.length > 1) return { step: "select_account" };
+  // Sessions of several subscribers in one browser: never pick one silently (a session planted by
+  // login CSRF must not answer for the rightful subscriber); ask, as prompt=select_account does.
+  const several = eligible.length > 1 && eligible.some((s) => s.subscriberId !== eligible[0]!.subscriberId);
+  if (several || (params.prompt.includes("select_account") && eligible.length > 1)) return { step: "select_account" };
   const newest = eligible.reduce((a, b) => (b.authTime > a.authTime ? b : a));
   return { step: "session", session: newest };
 }

@@ -1,5 +1,6 @@
 import type { LiveSession } from "../../sessions/find-live-sessions";
 import { findLiveSessions } from "../../sessions/find-live-sessions";
+import { findRequestSession } from "../../sessions/find-request-session";
 import { chooseSession, type RequestState } from "./choose-session";
 import { findGrantedScopes } from "./find-granted-scopes";
 import { consentAlwaysAsked, needsConsent } from "./needs-consent";
@@ -15,7 +16,7 @@ export type NextStep =
  * What an authorization request needs next, shared by `/authorize`, `/authorize/resume/{id}` and
  * the screens (loadPendingRequest): sign-in, account selection, consent, or nothing (issue the
  * code). At most two queries: the browser's live sessions, then the remembered grant unless
- * consent must be asked anyway.
+ * consent must be asked anyway (a third for a request a handset approved: its own session).
  */
 export async function decideNextStep({ params, browserIdHash, request }: {
   params: AuthorizationParams; browserIdHash: string | null; request?: RequestState;
@@ -23,6 +24,12 @@ export async function decideNextStep({ params, browserIdHash, request }: {
   const sessions = browserIdHash
     ? await findLiveSessions({ browserIdHash, subscriberId: params.hintedSubscriberId, msisdn: params.hintedMsisdn })
     : [];
+  // A request authenticated on the handset carries a session of its own that no browser holds.
+  if (request?.sessionId && (request.status === "authenticated" || request.status === "consented")
+    && !sessions.some((s) => s.id === request.sessionId)) {
+    const own = await findRequestSession({ sessionId: request.sessionId });
+    if (own) sessions.push(own);
+  }
   const choice = chooseSession({ params, sessions, request });
   if (choice.step !== "session") return choice;
   const { session } = choice;

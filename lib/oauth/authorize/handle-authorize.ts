@@ -29,16 +29,16 @@ async function authorize(req: Request, ctx: { target?: RedirectTarget }): Promis
   const raw = collectParams(pairs);
   const { client, redirectUri } = await checkClientAndRedirect(raw);
   ctx.target = { redirectUri, state: singleParam(raw, "state"), status: req.method === "POST" ? 303 : 302 };
-  await checkClientAuthentication({ headers: req.headers, client });
+  const clientAuthenticated = await checkClientAuthentication({ headers: req.headers, client });
   const browserId = readBrowserId(req.headers.get("cookie"));
   // A cross-site form POST does not carry our SameSite=Lax cookie: re-issue it as a top-level GET
   // (which does) rather than mistake the browser for a new one and orphan its sessions.
   if (req.method === "POST" && !browserId) return asGet(pairs);
   const { hints, ...validated } = validateAuthorizationParams({ raw, client, now: Date.now() });
   const resolved = await resolveHints({ hints, client, promptNone: validated.prompt.includes("none") });
-  const params: AuthorizationParams = { ...validated, ...resolved };
+  const params: AuthorizationParams = { ...validated, ...resolved, ...(clientAuthenticated ? { clientAuthenticated } : {}) };
   if (params.prompt.includes("mobile")) {
-    return startMobileAuthorization({ params, client, browserId, target: ctx.target, signal: req.signal });
+    return startMobileAuthorization({ req, params, client, browserId });
   }
   return continueAuthorization({ params, client, browserId, target: ctx.target });
 }

@@ -2,61 +2,60 @@ import type { RegisteredClient } from "../../clients/get-client";
 import { config } from "../../config";
 import { db } from "../../db";
 import { randomToken } from "../../crypto";
+import { createDeviceRequest } from "../../devices/create-device-request";
+import { clientIp } from "../../http/client-ip";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
-import { AccessDenied, InvalidRequest } from "../errors";
-import { publishDeviceEvent } from "../../devices/device-events-bus";
-import { awaitMobileAnswer } from "./await-mobile-answer";
-import type { RedirectTarget } from "./redirect-to-client";
+import { InvalidRequest, TemporarilyUnavailable } from "../errors";
+import { mobileWaitingPage } from "./mobile-waiting-page";
 import type { AuthorizationParams } from "./types";
 
 /**
- * One answer for unknown, suspended and handset-less subscribers. It tells the relying party that
- * this subscriber cannot approve on a handset, nothing more; the RP named the subscriber itself
- * (hint), and the ordinary flow without prompt=mobile stays open to it.
- */
-const NO_DEVICE = "No authorization device is registered for this subscriber";
-
-/**
  * `prompt=mobile` (out-of-band authorization on the authorization device, the subscriber's
- * handset): no screen on the consumption device. Needs a subscriber named by a hint; stores the
- * authorization request and the DeviceRequest the handset shows in one transaction, then holds
- * the response open until the handset answers (awaitMobileAnswer).
+ * handset). Needs a subscriber named by a hint. Stores the authorization request and the handset
+ * request in one transaction (lib/devices/create-device-request.ts: limits, check code, audit),
+ * then answers at once with the waiting page that shows the check code the subscriber must type on
+ * the handset (number matching); that page reloads itself into /authorize/wait/{id}, which holds
+ * until the handset answers and then redirects to the client like any authorization.
+ *
+ * Unknown, suspended and handset-less subscribers get exactly the same: the request is stored but
+ * never shown on any handset, and the client learns `access_denied` when it expires, as for a
+ * subscriber who did not answer. Nothing in the answer or its timing tells whether the number has a
+ * handset.
  */
-export async function startMobileAuthorization({ params, client, browserId, target, signal }: {
-  params: AuthorizationParams; client: RegisteredClient; browserId: string | null; target: RedirectTarget;
-  signal?: AbortSignal;
+export async function startMobileAuthorization({ req, params, client, browserId }: {
+  req: Request; params: AuthorizationParams; client: RegisteredClient; browserId: string | null;
 }): Promise<Response> {
-  if (!params.hintedMsisdn) {
+  const msisdn = params.hintedMsisdn;
+  if (!msisdn) {
     throw new InvalidRequest("prompt=mobile requires login_hint, login_hint_token or id_token_hint naming the subscriber");
   }
-  const subscriber = await db.subscriber.findUnique({
-    where: { msisdn: params.hintedMsisdn }, select: { id: true, status: true },
+  const subscriber = await db.subscriber.findUnique({ where: { msisdn }, select: { id: true, status: true } });
+  // The device lookup runs for every number (an id that matches nothing when there is no subscriber).
+  const device = await db.device.findFirst({
+    where: { subscriberId: subscriber?.status === "active" ? subscriber.id : "", revokedAt: null }, select: { id: true },
   });
-  const device = subscriber?.status === "active"
-    ? await db.device.findFirst({ where: { subscriberId: subscriber.id, revokedAt: null }, select: { id: true } })
-    : null;
-  if (!subscriber || !device) throw new AccessDenied(NO_DEVICE);
+  const deliverableTo = device ? subscriber!.id : null;
 
   const cookie = browserId ? null : newBrowserCookie();
   const id = randomToken(16);
-  const deviceRequestId = randomToken(16);
   const expiresAt = new Date(Date.now() + config().AUTH_REQUEST_TTL * 1000);
-  await db.$transaction([
-    db.authorizationRequest.create({
-      data: { id, clientId: client.id, params: JSON.stringify(params), subscriberId: subscriber.id,
+  const created = await createDeviceRequest({
+    authorizationRequestId: id, numberKey: `msisdn:${msisdn}`, subscriberId: deliverableTo, client,
+    text: { context: params.context, bindingMessage: params.bindingMessage, verified: params.clientAuthenticated === true },
+    scope: params.scopes.join(" "), acr: params.acr, expiresAt, ip: clientIp(req.headers),
+    userAgent: req.headers.get("user-agent"), flow: "prompt_mobile",
+    prepare: (tx) => tx.authorizationRequest.create({
+      data: { id, clientId: client.id, params: JSON.stringify(params), subscriberId: deliverableTo,
         browserIdHash: browserIdHash(browserId ?? cookie!.browserId), expiresAt },
       select: { id: true },
     }),
-    db.deviceRequest.create({
-      data: { id: deviceRequestId, authorizationRequestId: id, subscriberId: subscriber.id,
-        clientName: client.name, context: params.context ?? null, bindingMessage: params.bindingMessage ?? null,
-        scope: params.scopes.join(" "), acr: params.acr, expiresAt },
-      select: { id: true },
-    }),
-  ]);
-  // The handset may be connected to another instance (lib/devices/device-events-bus.ts).
-  publishDeviceEvent({ kind: "created", subscriberId: subscriber.id, requestId: deviceRequestId });
-  const res = await awaitMobileAnswer({ requestId: id, deviceRequestId, params, client, target, expiresAt, signal });
+  });
+  if (!created.ok) {
+    throw new TemporarilyUnavailable(created.reason === "too_many_pending"
+      ? "Too many approval requests are waiting on the subscriber's handset; try again later"
+      : `Too many approval requests for this subscriber; try again in ${created.retryAfter} seconds`);
+  }
+  const res = mobileWaitingPage({ requestId: id, checkCode: created.checkCode, clientName: client.name, expiresAt });
   if (cookie) res.headers.append("Set-Cookie", cookie.setCookie);
   return res;
 }

@@ -37,6 +37,11 @@ export interface AuthorizationParams {
   hintedSubscriberId?: string;
   /** The MSISDN the hint named (so the sign-in screen can show it masked). */
   hintedMsisdn?: string;
+  /**
+   * The request carried a valid Basic `Authentication` (or `Authorization`) header: its `context` and
+   * `binding_message` are the client's own words; otherwise the handset shows them as unverified.
+   */
+  clientAuthenticated?: boolean;
   bindingMessage?: string;
   context?: string;
   codeChallenge?: string;

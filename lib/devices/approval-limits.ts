@@ -1,0 +1,18 @@
+import { config } from "../config";
+import type { Limit } from "../security/limits";
+
+/**
+ * Limits on out-of-band approval requests (push bombing, issue 15). The tight limits key on the
+ * requester (its IP address), so a stranger alone cannot reach the per-number ceiling and lock a
+ * subscriber out of approvals; the ceiling per number and the per-client limit still bound a
+ * distributed flood. Every number is counted, with or without a handset, so hitting a limit tells
+ * nothing about enrolment. 15-minute fixed windows (lib/security/hit-rate-limit.ts).
+ */
+const WINDOW = 15 * 60;
+export const approvalsPerIp = (): Limit => ({ name: "oob-ip", limit: config().APPROVAL_LIMIT_PER_IP, windowSeconds: WINDOW });
+export const approvalsPerIpAndNumber = (): Limit =>
+  ({ name: "oob-ip-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });
+export const approvalsPerNumber = (): Limit =>
+  ({ name: "oob-num", limit: config().APPROVAL_LIMIT_PER_NUMBER, windowSeconds: WINDOW });
+export const approvalsPerClient = (): Limit =>
+  ({ name: "oob-client", limit: config().APPROVAL_LIMIT_PER_CLIENT, windowSeconds: WINDOW });

@@ -1,0 +1,95 @@
+import { randomInt } from "node:crypto";
+import type { Prisma } from "@prisma/client";
+import { config } from "../config";
+import { db } from "../db";
+import { randomToken } from "../crypto";
+import { auditEventRow, recordAuditEvent } from "../audit/record-audit-event";
+import { hitRateLimit } from "../security/hit-rate-limit";
+import { approvalsPerClient, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber } from "./approval-limits";
+import { describeOrigin } from "./describe-origin";
+import { publishDeviceEvent } from "./device-events-bus";
+
+/** How long a consumption device counts as present after a wait starts without a later one. */
+export const ATTENDED_GRACE_MS = 15_000;
+
+export type DeviceRequestCreated =
+  | { ok: true; id: string; checkCode: string }
+  | { ok: false; reason: "rate_limited" | "too_many_pending"; retryAfter: number };
+
+const TOO_MANY_PENDING = new Error("too many pending approval requests");
+
+/**
+ * Creates one out-of-band approval request, the only place that does (used by `prompt=mobile` and
+ * by "approve on your phone" on the sign-in screens).
+ * - Limits first (atomic window counters, approval-limits.ts): per requester IP, per requester and
+ *   number, per number, per client; then, in the writing transaction, the pending ceilings per
+ *   subscriber and per client. A refusal is audited and returned, nothing is stored or shown.
+ * - Number matching: a fresh two-digit check code, shown only on the consumption device; the
+ *   handset approves only when the subscriber types it (answer-device-request.ts), so an approval
+ *   the subscriber did not start cannot succeed with one tap.
+ * - `subscriberId` is set only when the request can be delivered (an active subscriber with a
+ *   handset); otherwise the row is stored the same way but never listed, so neither the answer nor
+ *   its timing tells whether the number has a handset.
+ * - `prepare` runs first in the same transaction (create the stored authorization request, or
+ *   replace an older handset request).
+ * Every creation is audited with the client, the requester's IP and the coarse origin.
+ */
+export async function createDeviceRequest({ authorizationRequestId, numberKey, subscriberId, client, text, scope, acr,
+  expiresAt, ip, userAgent, flow, prepare }: {
+  authorizationRequestId: string; numberKey: string; subscriberId: string | null;
+  client: { id: string; name: string };
+  text: { context?: string | null; bindingMessage?: string | null; verified: boolean };
+  scope: string; acr: string; expiresAt: Date; ip: string; userAgent: string | null; flow: "prompt_mobile" | "phone";
+  prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>;
+}): Promise<DeviceRequestCreated> {
+  const verdicts = await Promise.all([
+    hitRateLimit({ limit: approvalsPerIp(), subject: ip }),
+    hitRateLimit({ limit: approvalsPerIpAndNumber(), subject: `${ip} ${numberKey}` }),
+    hitRateLimit({ limit: approvalsPerNumber(), subject: numberKey }),
+    hitRateLimit({ limit: approvalsPerClient(), subject: client.id }),
+  ]);
+  const refused = verdicts.find((v) => !v.allowed);
+  if (refused) {
+    const retryAfter = Math.max(...verdicts.map((v) => v.retryAfter));
+    await recordAuditEvent({ type: "approval_requested", outcome: "throttled", subscriberId, clientId: client.id, ip,
+      detail: { flow, reason: "rate_limited", retry_after: retryAfter } });
+    return { ok: false, reason: "rate_limited", retryAfter };
+  }
+  const now = new Date();
+  const id = randomToken(16);
+  const checkCode = String(randomInt(10, 100));
+  const origin = describeOrigin({ ip, userAgent });
+  try {
+    await db.$transaction(async (tx) => {
+      const live = { status: "pending", expiresAt: { gt: now } };
+      const [mine, theirs] = await Promise.all([
+        subscriberId ? tx.deviceRequest.count({ where: { subscriberId, ...live } }) : 0,
+        tx.deviceRequest.count({ where: { clientId: client.id, ...live } }),
+      ]);
+      if (mine >= config().APPROVAL_PENDING_PER_SUBSCRIBER || theirs >= config().APPROVAL_PENDING_PER_CLIENT) {
+        throw TOO_MANY_PENDING;
+      }
+      await prepare?.(tx);
+      await tx.deviceRequest.create({
+        data: { id, authorizationRequestId, subscriberId, clientId: client.id, clientName: client.name,
+          context: text.context ?? null, bindingMessage: text.bindingMessage ?? null, textVerified: text.verified,
+          checkCode, origin, scope, acr, expiresAt, attendedUntil: new Date(now.getTime() + ATTENDED_GRACE_MS) },
+        select: { id: true },
+      });
+      await tx.auditEvent.create({
+        data: auditEventRow({ type: "approval_requested", outcome: "success", subscriberId, clientId: client.id, ip,
+          detail: { flow, delivered: subscriberId !== null, origin, expires_at: expiresAt.toISOString() } }),
+        select: { id: true },
+      });
+    });
+  } catch (err) {
+    if (err !== TOO_MANY_PENDING) throw err;
+    const retryAfter = 60;
+    await recordAuditEvent({ type: "approval_requested", outcome: "throttled", subscriberId, clientId: client.id, ip,
+      detail: { flow, reason: "too_many_pending" } });
+    return { ok: false, reason: "too_many_pending", retryAfter };
+  }
+  // The handset may be connected to another instance (device-events-bus.ts).
+  if (subscriberId) publishDeviceEvent({ kind: "created", subscriberId, requestId: id });
+  return { ok: true, id, checkCode };
+}
