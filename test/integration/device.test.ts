@@ -8,10 +8,12 @@ import { redeemCode } from "../support/codes";
 import {
   authorize, baseUrl, expectCallback, expectErrorPage, expectErrorRedirect, requestFor, type Client, type Subscriber,
 } from "./authorize-support";
+import { authorizeMobile } from "./mobile-support";
 
 /**
  * Out-of-band authorization (issue 5): the handset enrols with a code from the device inbox, then
- * answers `prompt=mobile` requests that /authorize holds open until the answer.
+ * answers `prompt=mobile` requests: /authorize shows the check code at once and the browser waits
+ * at /authorize/wait/{id} until the answer (issue 15: number matching).
  */
 
 /** An enrolled handset for `subscriber`: a Device row and the cookie its browser would hold. */
@@ -42,8 +44,9 @@ function post(path: string, fields: Record<string, string>, cookie = "") {
   });
 }
 
-function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string) {
-  return post(`/device/requests/${id}`, { decision, ...(pin !== undefined ? { pin } : {}) }, cookie);
+function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string, check?: string) {
+  return post(`/device/requests/${id}`,
+    { decision, ...(pin !== undefined ? { pin } : {}), ...(check !== undefined ? { check } : {}) }, cookie);
 }
 
 function resultOf(res: Response) {
@@ -98,16 +101,30 @@ describe("prompt=mobile errors", () => {
     expect(description).toContain("prompt=mobile requires login_hint");
   });
 
-  it("answers access_denied for a subscriber without a handset, an unknown or a suspended one alike", async () => {
+  it("looks the same for a subscriber with a handset, without one, an unknown or a suspended one; all end in access_denied on expiry", async () => {
     const client = await createTestClient();
     const plain = await createTestSubscriber();
     const suspended = await createTestSubscriber({ status: "suspended" });
     await enrolledDevice(suspended);
-    for (const msisdn of [plain.msisdn, suspended.msisdn, "447999000111"]) {
+    const enrolled = await createTestSubscriber();
+    await enrolledDevice(enrolled);
+    const shapes = new Set<string>();
+    for (const msisdn of [enrolled.msisdn, plain.msisdn, suspended.msisdn, "447999000111"]) {
       const q = requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${msisdn}` });
-      const description = expectErrorRedirect(await authorize(q), client, q.state, "access_denied");
-      expect(description).toBe("No authorization device is registered for this subscriber");
+      const { pending, checkCode, waitUrl, first, html } = await authorizeMobile(q);
+      const id = waitUrl.split("/").pop()!;
+      shapes.add(`${first.status} ${[...first.headers.keys()].sort().join(",")} ${html.replace(id, "ID")
+        .replace(`>${checkCode}<`, ">NN<").replace(/\d\d:\d\d UTC/, "HH:MM UTC")}`);
+      expect(checkCode).toMatch(/^\d{2}$/);
+      const row = await db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId: id } });
+      expect(row.subscriberId).toBe(msisdn === enrolled.msisdn ? enrolled.id : null);
+      const past = new Date(Date.now() - 1000);
+      await db.deviceRequest.update({ where: { id: row.id }, data: { expiresAt: past } });
+      await db.authorizationRequest.update({ where: { id }, data: { expiresAt: past } });
+      const description = expectErrorRedirect(await pending, client, q.state, "access_denied");
+      expect(description).toContain("expired");
     }
+    expect(shapes.size).toBe(1);
   });
 
   it("refuses prompt=mobile with none", async () => {
@@ -124,18 +141,18 @@ describe("prompt=mobile answered on the handset", () => {
     const cookie = await enrolledDevice(s);
     const q = mobileRequest(client, s, { scope: "openid mc_authz", context: "Pay 12.00 GBP to PayShop",
       binding_message: "BLUE-42", client_name: client.name });
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
     const page = await (await fetch(`${baseUrl}/device`, { headers: { cookie } })).text();
     expect(page).toContain("PayShop");
     expect(page).toContain("Pay 12.00 GBP to PayShop");
     expect(page).toContain("BLUE-42");
     expect(page).not.toContain('name="pin"');
+    expect(page).not.toContain(`>${checkCode}<`);
 
-    expect(resultOf(await answer(request.id, cookie, "approve"))).toBe("approved");
+    expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("approved");
     const res = await pending;
     const code = expectCallback(res, client, q.state).get("code")!;
-    expect(res.headers.get("set-cookie")).toContain(browserCookieName());
     const tokens = await redeemCode(baseUrl, client, code);
     expect(tokens.status).toBe(200);
     const claims = decodeJwt(((await tokens.json()) as { id_token: string }).id_token);
@@ -150,13 +167,14 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber({ pin: "8642" });
     const cookie = await enrolledDevice(s);
     const q = mobileRequest(client, s, { acr_values: "3" });
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
     expect(await (await fetch(`${baseUrl}/device`, { headers: { cookie } })).text()).toContain('name="pin"');
-    expect(resultOf(await answer(request.id, cookie, "approve"))).toBe("pin_missing");
-    expect(resultOf(await answer(request.id, cookie, "approve", "0000"))).toBe("pin_invalid");
+    expect(resultOf(await answer(request.id, cookie, "approve", "8642"))).toBe("check_missing");
+    expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("pin_missing");
+    expect(resultOf(await answer(request.id, cookie, "approve", "0000", checkCode))).toBe("pin_invalid");
     expect((await db.subscriber.findUniqueOrThrow({ where: { id: s.id } })).failedPinAttempts).toBe(1);
-    expect(resultOf(await answer(request.id, cookie, "approve", "8642"))).toBe("approved");
+    expect(resultOf(await answer(request.id, cookie, "approve", "8642", checkCode))).toBe("approved");
     const code = expectCallback(await pending, client, q.state).get("code")!;
     const tokens = (await (await redeemCode(baseUrl, client, code)).json()) as { id_token: string };
     expect(decodeJwt(tokens.id_token)).toMatchObject({ acr: "3", amr: ["mca", "pin"] });
@@ -167,11 +185,11 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
     const q = mobileRequest(client, s);
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
     expect(resultOf(await answer(request.id, cookie, "reject"))).toBe("rejected");
     expectErrorRedirect(await pending, client, q.state, "access_denied");
-    expect(resultOf(await answer(request.id, cookie, "approve"))).toBe("gone");
+    expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("gone");
   });
 
   it("expiry before an answer is access_denied, and the handset can no longer approve", async () => {
@@ -179,7 +197,7 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
     const q = mobileRequest(client, s);
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
     const past = new Date(Date.now() - 1000);
     await db.deviceRequest.update({ where: { id: request.id }, data: { expiresAt: past } });
@@ -187,7 +205,7 @@ describe("prompt=mobile answered on the handset", () => {
     const description = expectErrorRedirect(await pending, client, q.state, "access_denied");
     expect(description).toContain("expired");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
-    expect(resultOf(await answer(request.id, cookie, "approve"))).toBe("gone");
+    expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("gone");
   });
 
   it("two answers at once: exactly one wins", async () => {
@@ -195,10 +213,11 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
     const q = mobileRequest(client, s);
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
     const results = await Promise.all([
-      answer(request.id, cookie, "approve"), answer(request.id, cookie, "approve"), answer(request.id, cookie, "reject"),
+      answer(request.id, cookie, "approve", undefined, checkCode), answer(request.id, cookie, "approve", undefined, checkCode),
+      answer(request.id, cookie, "reject"),
     ].map(async (r) => resultOf(await r)));
     expect(results.filter((r) => r !== "gone")).toHaveLength(1);
     expect(results.filter((r) => r === "gone")).toHaveLength(2);
@@ -213,9 +232,9 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber();
     await enrolledDevice(s);
     const other = await enrolledDevice(await createTestSubscriber());
-    const pending = authorize(mobileRequest(client, s));
+    const { pending, checkCode } = await authorizeMobile(mobileRequest(client, s));
     const request = await pendingOnHandset(s);
-    expect(resultOf(await answer(request.id, other, "approve"))).toBe("gone");
+    expect(resultOf(await answer(request.id, other, "approve", undefined, checkCode))).toBe("gone");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("pending");
     await db.deviceRequest.update({ where: { id: request.id }, data: { expiresAt: new Date(Date.now() - 1) } });
     await pending;
@@ -225,22 +244,19 @@ describe("prompt=mobile answered on the handset", () => {
     const client = await createTestClient();
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
-    const browserId = randomToken(32);
     const controller = new AbortController();
     const q = mobileRequest(client, s);
-    const first = fetch(`${baseUrl}/authorize?${new URLSearchParams(q)}`, {
-      redirect: "manual", signal: controller.signal, headers: { cookie: `${browserCookieName()}=${browserId}` },
-    }).catch(() => null);
+    const { pending, checkCode, waitUrl, browserId } = await authorizeMobile(q, { signal: controller.signal });
     const request = await pendingOnHandset(s);
     controller.abort();
-    await first;
+    await pending.catch(() => null);
     const id = request.authorizationRequestId;
+    expect(waitUrl).toBe(`${baseUrl}/authorize/wait/${id}`);
     await expectErrorPage(await fetch(`${baseUrl}/authorize/wait/${id}`, { redirect: "manual" }));
-    expect(resultOf(await answer(request.id, cookie, "approve"))).toBe("approved");
-    const res = await fetch(`${baseUrl}/authorize/wait/${id}`, {
-      redirect: "manual", headers: { cookie: `${browserCookieName()}=${browserId}` },
-    });
-    expect(expectCallback(res, client, q.state).get("code")).toBeTruthy();
+    // A reload comes back within the grace the closed connection leaves.
+    const again = fetch(waitUrl, { redirect: "manual", headers: { cookie: `${browserCookieName()}=${browserId}` } });
+    expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("approved");
+    expect(expectCallback(await again, client, q.state).get("code")).toBeTruthy();
     const replay = await fetch(`${baseUrl}/authorize/wait/${id}`, {
       redirect: "manual", headers: { cookie: `${browserCookieName()}=${browserId}` },
     });
@@ -252,7 +268,7 @@ describe("prompt=mobile answered on the handset", () => {
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
     expect((await fetch(`${baseUrl}/device/events`)).status).toBe(401);
-    const pending = authorize(mobileRequest(client, s));
+    const { pending } = await authorizeMobile(mobileRequest(client, s));
     const request = await pendingOnHandset(s);
     const controller = new AbortController();
     const res = await fetch(`${baseUrl}/device/events`, { headers: { cookie }, signal: controller.signal });

@@ -1,0 +1,32 @@
+import { expect } from "vitest";
+import { randomToken } from "@/lib/crypto";
+import { browserCookieName } from "@/lib/sessions/browser-cookie";
+import { authorize } from "./authorize-support";
+
+/** What the consumption device shows while a `prompt=mobile` request waits: the check code and where it waits. */
+export function readWaitingPage(html: string): { checkCode: string; waitUrl: string } {
+  const checkCode = /id="check-code"[^>]*>(\d+)</.exec(html)?.[1];
+  const waitUrl = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(html)?.[1];
+  expect(checkCode, "the waiting page shows a check code").toMatch(/^\d{2}$/);
+  expect(waitUrl, "the waiting page reloads into /authorize/wait/{id}").toMatch(/\/authorize\/wait\/[A-Za-z0-9_-]{22}$/);
+  return { checkCode: checkCode!, waitUrl: waitUrl! };
+}
+
+/**
+ * `prompt=mobile` as a browser runs it: GET /authorize answers at once with the waiting page (the
+ * check code the subscriber types on the handset), whose refresh then holds at /authorize/wait/{id}
+ * until the handset answers. `pending` is that held response.
+ */
+export async function authorizeMobile(query: Record<string, string>, opts: {
+  browserId?: string; headers?: Record<string, string>; signal?: AbortSignal;
+} = {}) {
+  const browserId = opts.browserId ?? randomToken(32);
+  const first = await authorize(query, { browserId, headers: opts.headers });
+  expect(first.status, "prompt=mobile answers with the waiting page").toBe(200);
+  const html = await first.text();
+  const { checkCode, waitUrl } = readWaitingPage(html);
+  const pending = fetch(waitUrl, {
+    redirect: "manual", signal: opts.signal, headers: { cookie: `${browserCookieName()}=${browserId}` },
+  });
+  return { pending, checkCode, waitUrl, browserId, first, html };
+}
