@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
-import { authorize, baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "./authorize-support";
+import { baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "./authorize-support";
+import { authorizeMobile } from "./mobile-support";
 
 /** Handset management (issue 5): the subscriber removes a handset (the operator's commands: device-maintenance.test.ts). */
 
@@ -51,8 +52,10 @@ describe("removing a handset on /device", () => {
       .toBe(`${baseUrl}/device/enrol`);
     const client = await createTestClient();
     const q = requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${s.msisdn}` });
-    expect(expectErrorRedirect(await authorize(q), client, q.state, "access_denied"))
-      .toBe("No authorization device is registered for this subscriber");
+    // prompt=mobile now reaches no handset: stored like any request, listed on none (issue 15: no enumeration)
+    const { waitUrl } = await authorizeMobile(q);
+    const row = await db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId: waitUrl.split("/").pop()! } });
+    expect(row.subscriberId).toBeNull();
   });
 
   it("removing the last handset answers a waiting prompt=mobile request at once; another handset keeps it", async () => {
@@ -61,7 +64,7 @@ describe("removing a handset on /device", () => {
     const second = await enrolledDevice(s);
     const client = await createTestClient();
     const q = requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${s.msisdn}` });
-    const pending = authorize(q);
+    const { pending } = await authorizeMobile(q);
     let request = null;
     for (let i = 0; i < 100 && !request; i++) {
       request = await db.deviceRequest.findFirst({ where: { subscriberId: s.id, status: "pending" } });

@@ -79,17 +79,21 @@ async function pendingOnHandset(authorizationRequestId: string) {
   return db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId } });
 }
 
-function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string) {
+function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string, check?: string) {
   return fetch(`${baseUrl}/device/requests/${id}`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ decision, ...(pin ? { pin } : {}) }),
+    method: "POST", redirect: "manual",
+    body: new URLSearchParams({ decision, ...(pin ? { pin } : {}), ...(check ? { check } : {}) }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
   });
 }
 
+/** The check code the waiting screen shows (number matching: the subscriber types it on the phone). */
+const checkCodeOn = (html: string) => /id="check-code"[^>]*>(\d+)</.exec(html)![1]!;
+
 const result = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("result");
 
 describe("approve on your phone instead of the one-time code", () => {
-  it("is offered on the code screen in every display, in English and French, only with an enrolled handset", async () => {
+  it("is offered on the code screen in every display, in English and French, for every number alike", async () => {
     const client = await createTestClient();
     const withPhone = await createTestSubscriber();
     await enrolledDevice(withPhone);
@@ -104,13 +108,26 @@ describe("approve on your phone instead of the one-time code", () => {
     const fr = new Laptop();
     await fr.toCodeScreen(client, withPhone, { ui_locales: "fr-FR" });
     expect(await fr.page()).toContain("Approuver plutôt sur votre téléphone");
-    const none = new Laptop();
-    await none.toCodeScreen(client, without);
-    expect(await none.page()).not.toContain("Approve on your phone instead");
-    // a stale or forged form for a subscriber without a handset: a clear message, nothing pushed
-    const forged = await none.post("phone");
-    expect(forged.headers.get("location")).toContain("e=phone_unavailable");
-    expect(await db.deviceRequest.count({ where: { authorizationRequestId: none.id } })).toBe(0);
+    // Without a handset: the same offer and the same waiting screen (nothing tells who has a handset);
+    // the request is stored but no handset lists it.
+    const shapes = new Set<string>();
+    for (const s of [withPhone, without]) {
+      const laptop = new Laptop();
+      await laptop.toCodeScreen(client, s);
+      expect(await laptop.page()).toContain("Approve on your phone instead");
+      expect((await laptop.post("phone")).headers.get("location")).toBe(`${baseUrl}/interaction/${laptop.id}`);
+      const waiting = await laptop.page();
+      const csrf = /name="csrf_token" value="([^"]+)"/.exec(waiting)![1]!;
+      // What the browser renders (the markup before the first script), with this request's own values masked.
+      const nonce = /nonce="([^"]+)"/.exec(waiting)?.[1] ?? "-";
+      const rendered = waiting.slice(0, waiting.indexOf("<script")).replaceAll(laptop.id, "ID").replaceAll(csrf, "CSRF")
+        .replaceAll(nonce, "NONCE").replace(/id="check-code"([^>]*)>\d+</, "NN");
+      expect(rendered).toContain("NN");
+      shapes.add(rendered);
+      const row = await pendingOnHandset(laptop.id);
+      expect(row.subscriberId).toBe(s === withPhone ? s.id : null);
+    }
+    expect(shapes.size).toBe(1);
   });
 
   it("level 2: the same binding message on both screens; approval signs in with amr mca, then consent and a code", async () => {
@@ -123,8 +140,9 @@ describe("approve on your phone instead of the one-time code", () => {
     expect(chosen.status).toBe(303);
     expect(chosen.headers.get("location")).toBe(`${baseUrl}/interaction/${laptop.id}`);
     const request = await pendingOnHandset(laptop.id);
-    expect(request).toMatchObject({ status: "pending", subscriberId: s.id, clientName: "PhoneShop", acr: "2" });
-    expect(request.bindingMessage).toMatch(/^\d{4}$/);
+    expect(request).toMatchObject({ status: "pending", subscriberId: s.id, clientName: "PhoneShop", acr: "2",
+      bindingMessage: null });
+    expect(request.checkCode).toMatch(/^\d{2}$/);
     expect(request.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 300_000);
     // a double submit keeps the one request
     await laptop.post("phone");
@@ -132,17 +150,19 @@ describe("approve on your phone instead of the one-time code", () => {
 
     const waiting = await laptop.page();
     expect(waiting).toContain("Approve on your phone");
-    expect(waiting).toContain(`<p id="binding-message"`);
-    expect(waiting).toContain(request.bindingMessage!);
+    const checkCode = checkCodeOn(waiting);
+    expect(checkCode).toBe(request.checkCode);
     expect(waiting).toMatch(new RegExp(`http-equiv="refresh" content="1;url=/interaction/${laptop.id}/phone"`));
     const handset = await (await fetch(`${baseUrl}/device`, { headers: { cookie: phone } })).text();
     expect(handset).toContain("PhoneShop");
-    expect(handset).toContain(request.bindingMessage!);
+    expect(handset).toContain('name="check"');
+    expect(handset).not.toContain(`>${checkCode}<`);
 
     // the waiting screen's refresh holds until the handset answers, then moves on
     const check = laptop.get(`/interaction/${laptop.id}/phone`);
     await new Promise((r) => setTimeout(r, 300));
-    expect(result(await answer(request.id, phone, "approve"))).toBe("approved");
+    expect(result(await answer(request.id, phone, "approve"))).toBe("check_missing");
+    expect(result(await answer(request.id, phone, "approve", undefined, checkCode))).toBe("approved");
     const moved = await check;
     expect(moved.status).toBe(303);
     expect(moved.headers.get("location")).toBe(`${baseUrl}/authorize/resume/${laptop.id}`);
@@ -166,13 +186,15 @@ describe("approve on your phone instead of the one-time code", () => {
     const laptop = new Laptop();
     const q = await laptop.toCodeScreen(client, s, { acr_values: "3" });
     await laptop.post("phone");
-    expect(await laptop.page()).toContain("Your phone will ask for your PIN.");
+    const waiting = await laptop.page();
+    expect(waiting).toContain("Your phone will ask for your PIN.");
+    const checkCode = checkCodeOn(waiting);
     const request = await pendingOnHandset(laptop.id);
     expect(request.acr).toBe("3");
-    expect(result(await answer(request.id, phone, "approve"))).toBe("pin_missing");
-    expect(result(await answer(request.id, phone, "approve", "1111"))).toBe("pin_invalid");
+    expect(result(await answer(request.id, phone, "approve", undefined, checkCode))).toBe("pin_missing");
+    expect(result(await answer(request.id, phone, "approve", "1111", checkCode))).toBe("pin_invalid");
     expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: laptop.id } })).status).toBe("pending");
-    expect(result(await answer(request.id, phone, "approve", "9753"))).toBe("approved");
+    expect(result(await answer(request.id, phone, "approve", "9753", checkCode))).toBe("approved");
     const callback = await laptop.finish(`/interaction/${laptop.id}/phone`);
     const code = expectCallback(callback, client, q.state).get("code")!;
     const claims = decodeJwt(((await (await redeemCode(baseUrl, client, code)).json()) as { id_token: string }).id_token);
@@ -226,7 +248,7 @@ describe("approve on your phone instead of the one-time code", () => {
     expect(html).toContain('name="code"');
     expect(html).toContain("Approve on your phone instead");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
-    expect(result(await answer(request.id, phone, "approve"))).toBe("gone");
+    expect(result(await answer(request.id, phone, "approve", undefined, request.checkCode))).toBe("gone");
     // asking again sends a fresh request
     await laptop.post("phone");
     const again = await pendingOnHandset(laptop.id);
@@ -257,7 +279,7 @@ describe("approve on your phone instead of the one-time code", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: laptop.cookie, origin: baseUrl },
     });
     expect(typed.headers.get("location")).toBe(`${baseUrl}/authorize/resume/${laptop.id}`);
-    expect(result(await answer(request.id, phone, "approve"))).toBe("gone");
+    expect(result(await answer(request.id, phone, "approve", undefined, request.checkCode))).toBe("gone");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");
     expect(await db.session.count({ where: { subscriberId: s.id } })).toBe(1);
   });

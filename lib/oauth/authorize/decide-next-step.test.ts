@@ -53,8 +53,14 @@ describe("chooseSession", () => {
     expect(chooseSession({ params: params(), sessions: [] })).toEqual({ step: "login" });
   });
 
-  it("several sessions -> the most recent sign-in", () => {
-    expect(chooseSession({ params: params(), sessions: [a, b] })).toEqual({ step: "session", session: b });
+  it("several sessions of one subscriber -> the most recent sign-in", () => {
+    const a2 = session({ id: "a2", subscriberId: "alice", authTime: at(T - 5) });
+    expect(chooseSession({ params: params(), sessions: [a, a2] })).toEqual({ step: "session", session: a2 });
+  });
+
+  it("sessions of several subscribers -> never picks one silently: account selection (issue 15, login CSRF)", () => {
+    expect(chooseSession({ params: params(), sessions: [a, b] })).toEqual({ step: "select_account" });
+    expect(chooseSession({ params: params({ prompt: ["none"] }), sessions: [a, b] })).toEqual({ step: "select_account" });
   });
 
   it("several sessions and select_account -> account selection; one -> that one", () => {
