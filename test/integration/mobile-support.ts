@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { randomToken } from "@/lib/crypto";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
-import { authorize } from "./authorize-support";
+import { baseUrl as sharedBaseUrl } from "./authorize-support";
 
 /** What the consumption device shows while a `prompt=mobile` request waits: the check code and where it waits. */
 export function readWaitingPage(html: string): { checkCode: string; waitUrl: string } {
@@ -18,15 +18,17 @@ export function readWaitingPage(html: string): { checkCode: string; waitUrl: str
  * until the handset answers. `pending` is that held response.
  */
 export async function authorizeMobile(query: Record<string, string>, opts: {
-  browserId?: string; headers?: Record<string, string>; signal?: AbortSignal;
+  browserId?: string; headers?: Record<string, string>; signal?: AbortSignal; baseUrl?: string;
 } = {}) {
   const browserId = opts.browserId ?? randomToken(32);
-  const first = await authorize(query, { browserId, headers: opts.headers });
+  const first = await fetch(`${opts.baseUrl ?? sharedBaseUrl}/authorize?${new URLSearchParams(query)}`, {
+    redirect: "manual", headers: { ...opts.headers, cookie: `${browserCookieName()}=${browserId}` },
+  });
   expect(first.status, "prompt=mobile answers with the waiting page").toBe(200);
   const html = await first.text();
   const { checkCode, waitUrl } = readWaitingPage(html);
   const pending = fetch(waitUrl, {
-    redirect: "manual", signal: opts.signal, headers: { cookie: `${browserCookieName()}=${browserId}` },
+    redirect: "manual", signal: opts.signal, headers: { ...opts.headers, cookie: `${browserCookieName()}=${browserId}` },
   });
   return { pending, checkCode, waitUrl, browserId, first, html };
 }
