@@ -133,12 +133,13 @@ test("accessibility: the /device pages (enrolment, inbox, approvals with a pendi
   const laptop = await (await browser.newContext()).newPage();
   const req = authorizeUrl(client, { prompt: "mobile", acr: "3", loginHint: `MSISDN:${s.msisdn}`,
     scope: "openid mc_authz", context: "Pay 5.00 EUR", bindingMessage: "OWL-3" });
-  const landing = laptop.goto(req.url);
+  await laptop.goto(req.url);
+  await expect(laptop.locator("#check-code")).toBeVisible();
+  await expectAccessible(laptop, "mobile-waiting");
   await phone.goto(`${baseUrl()}/device`);
   const card = requestCard(phone, "A11yShop");
   await expect(card).toBeVisible({ timeout: 15_000 });
   await expectAccessible(phone, "device-request");
   await card.getByRole("button", { name: "Reject" }).click();
-  await landing;
   expect((await expectCallback(laptop, req.state)).get("error")).toBe("access_denied");
 });

@@ -20,7 +20,7 @@ async function twoDevices(browser: Browser) {
   return { laptop, phone };
 }
 
-test("approve on the phone instead of the code: same reference on both, PIN on the phone, the laptop moves on by itself", async ({ browser }) => {
+test("approve on the phone instead of the code: the laptop's number typed on the phone, PIN, the laptop moves on by itself", async ({ browser }) => {
   const client = await createRpClient({ name: "LaptopShop" });
   const s = await createTestSubscriber({ pin: "2580" });
   const { laptop, phone } = await twoDevices(browser);
@@ -30,13 +30,14 @@ test("approve on the phone instead of the code: same reference on both, PIN on t
   await submitNumber(laptop);
   await laptop.getByRole("button", { name: "Approve on your phone instead" }).click();
   await expect(laptop.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
-  const reference = (await laptop.locator("#binding-message").textContent())!.trim();
-  expect(reference).toMatch(/^\d{4}$/);
+  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
+  expect(checkCode).toMatch(/^\d{2}$/);
   await laptop.screenshot({ path: "test-results/screens/phone-approval-waiting.png", fullPage: true });
 
   const card = requestCard(phone, "LaptopShop");
   await expect(card).toBeVisible({ timeout: 15_000 });
-  await expect(card.locator(".binding-message")).toHaveText(reference);
+  await expect(card.getByText(checkCode, { exact: true })).toHaveCount(0);
+  await card.getByLabel("Number shown on the screen where you are signing in").fill(checkCode);
   await card.getByLabel("PIN").fill("2580");
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(phone.getByRole("status")).toContainText("Approved");
@@ -62,7 +63,7 @@ test("rejecting on the phone ends the laptop's sign-in with access_denied", asyn
   await expect(laptop.getByRole("heading", { level: 1 })).toHaveText("Approuvez sur votre téléphone");
   const card = requestCard(phone, "RejectShop");
   await expect(card).toBeVisible({ timeout: 15_000 });
-  await expect(card.locator(".binding-message")).toHaveText((await laptop.locator("#binding-message").textContent())!.trim());
+  await expect(laptop.locator("#check-code")).toHaveText(/^\d{2}$/);
   await card.getByRole("button", { name: "Reject" }).click();
   await expect(phone.getByRole("status")).toContainText("Rejected");
   const params = await expectCallback(laptop, req.state);

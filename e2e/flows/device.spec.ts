@@ -32,17 +32,24 @@ test("prompt=mobile mc_authz at level 3: the laptop waits, the phone approves wi
 
   const req = authorizeUrl(client, { prompt: "mobile", acr: "3", loginHint: `MSISDN:${s.msisdn}`,
     scope: "openid mc_authz", context: "Pay 25.00 EUR to PhonePay", bindingMessage: "TIGER-7" });
-  const landing = laptop.goto(req.url); // held open until the phone answers
+  // The laptop shows the check code at once, then waits (held at /authorize/wait/{id}) for the phone.
+  await laptop.goto(req.url);
+  await expect(laptop.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
+  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
+  expect(checkCode).toMatch(/^\d{2}$/);
+  await laptop.screenshot({ path: "test-results/screens/mobile-waiting.png", fullPage: true });
   const card = requestCard(phone, "PhonePay");
   await expect(card).toBeVisible({ timeout: 15_000 }); // pushed over Server-Sent Events
-  await expect(card.locator(".binding-message")).toHaveText("TIGER-7");
+  await expect(card.locator(".binding-message")).toContainText("TIGER-7");
+  await expect(card.getByText("Unverified text sent with this request")).toBeVisible();
   await expect(card.getByText("Pay 25.00 EUR to PhonePay")).toBeVisible();
+  await expect(card.getByText(checkCode, { exact: true })).toHaveCount(0);
   await phone.screenshot({ path: "test-results/screens/device-request.png", fullPage: true });
+  await card.getByLabel("Number shown on the screen where you are signing in").fill(checkCode);
   await card.getByLabel("PIN").fill("1357");
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(phone.getByRole("status")).toContainText("Approved");
 
-  await landing;
   const params = await expectCallback(laptop, req.state);
   const tokens = await redeem(client, params.get("code")!);
   expect(tokens.status).toBe(200);
@@ -56,26 +63,50 @@ test("prompt=mobile at level 2: rejecting on the phone sends access_denied to th
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  const landing = laptop.goto(req.url);
+  await laptop.goto(req.url);
   const card = requestCard(phone, "RejectApp");
   await expect(card).toBeVisible({ timeout: 15_000 });
   await expect(card.getByLabel("PIN")).toHaveCount(0);
   await card.getByRole("button", { name: "Reject" }).click();
   await expect(phone.getByRole("status")).toContainText("Rejected");
-  await landing;
   const params = await expectCallback(laptop, req.state);
   expect(params.get("error")).toBe("access_denied");
   expect(params.has("code")).toBe(false);
 });
 
-test("prompt=mobile for a subscriber without a registered phone answers access_denied at once", async ({ page }) => {
+test("a wrong number typed on the phone cancels the request: access_denied on the laptop", async ({ browser }) => {
+  const client = await createRpClient({ name: "MismatchApp" });
+  const s = await createTestSubscriber();
+  const { laptop, phone } = await twoDevices(browser);
+  await enrolPhone(phone, s.msisdn);
+  const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
+  await laptop.goto(req.url);
+  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
+  const card = requestCard(phone, "MismatchApp");
+  await expect(card).toBeVisible({ timeout: 15_000 });
+  await card.getByLabel("Number shown on the screen where you are signing in").fill(checkCode === "10" ? "11" : "10");
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(phone.getByRole("status")).toContainText("did not match");
+  const params = await expectCallback(laptop, req.state);
+  expect(params.get("error")).toBe("access_denied");
+  expect(params.has("code")).toBe(false);
+});
+
+test("prompt=mobile for a subscriber without a registered phone looks the same, and ends in access_denied at expiry", async ({ page }) => {
   const client = await createRpClient({ name: "NoPhoneApp" });
   const s = await createTestSubscriber();
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
   await page.goto(req.url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
+  await expect(page.locator("#check-code")).toHaveText(/^\d{2}$/);
+  const row = await db.authorizationRequest.findFirstOrThrow({ where: { clientId: client.id } });
+  expect((await db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId: row.id } })).subscriberId).toBeNull();
+  const past = new Date(Date.now() - 1000);
+  await db.deviceRequest.updateMany({ where: { authorizationRequestId: row.id }, data: { expiresAt: past } });
+  await db.authorizationRequest.update({ where: { id: row.id }, data: { expiresAt: past } });
   const params = await expectCallback(page, req.state);
   expect(params.get("error")).toBe("access_denied");
-  expect(params.get("error_description")).toBe("No authorization device is registered for this subscriber");
+  expect(params.get("error_description")).toContain("expired");
 });
 
 test("two tabs on the phone answer the same request: the second reads already answered", async ({ browser }) => {
@@ -84,13 +115,15 @@ test("two tabs on the phone answer the same request: the second reads already an
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  const landing = laptop.goto(req.url);
+  await laptop.goto(req.url);
+  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
   await expect(requestCard(phone, "TwoTabsApp")).toBeVisible({ timeout: 15_000 });
   const tab2 = await phone.context().newPage();
   await tab2.goto(`${baseUrl()}/device`);
-  await requestCard(tab2, "TwoTabsApp").getByRole("button", { name: "Approve" }).click();
+  const card2 = requestCard(tab2, "TwoTabsApp");
+  await card2.getByLabel("Number shown on the screen where you are signing in").fill(checkCode);
+  await card2.getByRole("button", { name: "Approve" }).click();
   await expect(tab2.getByRole("status")).toContainText("Approved");
-  await landing;
   expect((await expectCallback(laptop, req.state)).get("code")).toBeTruthy();
   // the first tab may already have reloaded (live update); answer from its stale form if it is still there
   await phone.goto(`${baseUrl()}/device`);
@@ -106,13 +139,12 @@ test("prompt=mobile that expires before the phone answers sends access_denied", 
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  const landing = laptop.goto(req.url);
+  await laptop.goto(req.url);
   await expect(requestCard(phone, "ExpiryApp")).toBeVisible({ timeout: 15_000 });
   const row = await db.deviceRequest.findFirstOrThrow({ where: { subscriberId: s.id } });
   const past = new Date(Date.now() - 1000);
   await db.deviceRequest.update({ where: { id: row.id }, data: { expiresAt: past } });
   await db.authorizationRequest.update({ where: { id: row.authorizationRequestId }, data: { expiresAt: past } });
-  await landing;
   const params = await expectCallback(laptop, req.state);
   expect(params.get("error")).toBe("access_denied");
   expect(params.get("error_description")).toContain("expired");

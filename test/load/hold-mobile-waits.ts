@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, freshDatabase, TEST_SECRETS } from "../support/server";
+import { freePort, freshDatabase, TEST_ABUSE_LIMITS, TEST_SECRETS } from "../support/server";
 
 const N = Number(process.argv[2] ?? 2000);
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -43,7 +43,7 @@ async function main() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const databaseUrl = freshDatabase("mobile-load");
-  Object.assign(process.env, TEST_SECRETS, { ISSUER: baseUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+  Object.assign(process.env, TEST_SECRETS, TEST_ABUSE_LIMITS, { ISSUER: baseUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
   const child = spawn(path.join(root, "node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"],
   });
@@ -67,14 +67,25 @@ async function main() {
     login_hint: `MSISDN:${s.msisdn}` });
   const started = Date.now();
   let answered = 0;
-  const responses = Array.from({ length: N }, (_, i) => new Promise<number>((resolve) => {
-    const req = http.get(`${baseUrl}/authorize?${query(i)}`, { agent }, (res) => {
-      res.resume();
-      answered++;
-      resolve(res.statusCode ?? 0);
+  // As a browser: /authorize answers at once with the waiting page (check code), whose refresh then
+  // holds at /authorize/wait/{id} with the cookie the first answer set.
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: string; cookie: string }>((resolve) => {
+      const req = http.get(url, { agent, headers }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (c: string) => (body += c)).on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body, cookie: (res.headers["set-cookie"] ?? [""])[0]!.split(";")[0]! }));
+      });
+      req.on("error", () => resolve({ status: -1, body: "", cookie: "" }));
     });
-    req.on("error", () => resolve(-1));
-  }));
+  const responses = Array.from({ length: N }, async (_, i) => {
+    const page = await get(`${baseUrl}/authorize?${query(i)}`);
+    const wait = /content="0;url=([^"]+)"/.exec(page.body)?.[1];
+    if (page.status !== 200 || !wait) return page.status;
+    const held = await get(wait, { cookie: page.cookie });
+    answered++;
+    return held.status;
+  });
   while ((await db.deviceRequest.count({ where: { status: "pending" } })) < N) await sleep(250);
   const openedMs = Date.now() - started;
   await sleep(2000);

@@ -132,8 +132,8 @@ async function enrolHandset(base: string, sub: Sub) {
   const code = /\b(\d{6})\b/.exec(message!.body)![1]!;
   const ok = await post("/device/enrol/confirm", { code, name: "Scale phone" }, enrolCookie);
   const cookie = ok.headers.getSetCookie().find((c) => c.startsWith("op_device="))!.split(";")[0]!;
-  return { cookie, answer: (base2: string, id: string) => fetch(`${base2}/device/requests/${id}`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve" }),
+  return { cookie, answer: (base2: string, id: string, check: string) => fetch(`${base2}/device/requests/${id}`, {
+    method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve", check }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: issuer, cookie },
   }) };
 }
@@ -151,13 +151,27 @@ async function sseSees(base: string, cookie: string, id: string, ac: AbortContro
   }
 }
 
+/**
+ * prompt=mobile as a browser runs it against instance `on`: the waiting page (check code) at once,
+ * then its refresh, /authorize/wait/{id}, held on the same instance with the browser cookie it set.
+ */
+async function startMobile(url: string, on: string) {
+  const first = await fetch(url, { redirect: "manual" });
+  expect(first.status).toBe(200);
+  const html = await first.text();
+  const checkCode = /id="check-code"[^>]*>(\d+)</.exec(html)![1]!;
+  const waitUrl = /content="0;url=([^"]+)"/.exec(html)![1]!.replace(issuer, on);
+  const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+  return { checkCode, held: fetch(waitUrl, { redirect: "manual", headers: { cookie } }) };
+}
+
 /** prompt=mobile: /authorize held on `waitOn`, the handset listening and answering on `answerOn`. */
 async function outOfBandFlow(rp: Rp, waitOn: string, answerOn: string) {
   const sub = await fixtures.createTestSubscriber();
   const handset = await enrolHandset(answerOn, sub);
   const ac = new AbortController();
   const url = authorizationUrl(rp, sub, { prompt: "mobile" }).replace(issuer, waitOn);
-  const held = fetch(url, { redirect: "manual" });
+  const { held, checkCode } = await startMobile(url, waitOn);
   // The handset's stream on the other instance must learn about the request created on this one.
   let requestId = "";
   for (let i = 0; i < 100 && !requestId; i++) {
@@ -171,7 +185,7 @@ async function outOfBandFlow(rp: Rp, waitOn: string, answerOn: string) {
   let answeredAt = 0;
   let returnedAt = 0;
   const answer = await Promise.all([
-    handset.answer(answerOn, requestId).then((r) => ((answeredAt = Date.now()), r)),
+    handset.answer(answerOn, requestId, checkCode).then((r) => ((answeredAt = Date.now()), r)),
     held.then(() => (returnedAt = Date.now())),
   ]).then(([r]) => r);
   expect(new URL(answer.headers.get("location")!).searchParams.get("result")).toBe("approved");
@@ -222,14 +236,15 @@ describe("two instances behind nginx on one PostgreSQL database", () => {
 
     const phoneUser = await fixtures.createTestSubscriber();
     const handset = await enrolHandset(a!.baseUrl, phoneUser);
-    const held = fetch(authorizationUrl(rp, phoneUser, { prompt: "mobile" }).replace(issuer, a!.baseUrl), { redirect: "manual" });
+    const { held, checkCode } = await startMobile(authorizationUrl(rp, phoneUser, { prompt: "mobile" }).replace(issuer, a!.baseUrl),
+      a!.baseUrl);
     let requestId = "";
     while (!requestId) {
       const row = await db.deviceRequest.findFirst({ where: { subscriberId: phoneUser.id, status: "pending" }, select: { id: true } });
       if (row) requestId = row.id;
       else await new Promise((r) => setTimeout(r, 20));
     }
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => handset.answer(on(i), requestId)));
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => handset.answer(on(i), requestId, checkCode)));
     const results = answers.map((r) => new URL(r.headers.get("location")!).searchParams.get("result"));
     expect(results.filter((r) => r === "approved")).toHaveLength(1);
     expect(results.filter((r) => r === "gone")).toHaveLength(N - 1);
