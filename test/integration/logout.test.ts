@@ -12,14 +12,13 @@ import { obtainTokens } from "../support/codes";
 const baseUrl = inject("baseUrl");
 const BYE = "https://rp.example.test/bye";
 
-/** A browser (cookie) holding an open operator session. */
-async function signedInBrowser() {
-  const browserId = randomToken(32);
+/** A browser (cookie) holding an open operator session; pass `browserId` to sign a second subscriber in there. */
+async function signedInBrowser(browserId = randomToken(32)) {
   const subscriber = await createTestSubscriber();
   const session = await db.session.create({ data: {
     id: randomUUID(), browserIdHash: sha256(browserId), subscriberId: subscriber.id, authTime: new Date(), acr: "2",
     amr: "otp", expiresAt: new Date(Date.now() + 3_600_000) } });
-  return { cookie: `${browserCookieName()}=${browserId}`, subscriber, sessionId: session.id };
+  return { cookie: `${browserCookieName()}=${browserId}`, browserId, subscriber, sessionId: session.id };
 }
 const isEnded = async (id: string) => (await db.session.findUniqueOrThrow({ where: { id } })).endedAt !== null;
 const logout = (query: Record<string, string>, cookie?: string) =>
@@ -135,14 +134,11 @@ describe("an id_token_hint about someone not signed in in this browser: confirma
   it("ends at once when the hint's subscriber is one of several signed in in this browser", async () => {
     const client = await createTestClient();
     const browser = await signedInBrowser();
-    const other = await createTestSubscriber();
-    const second = await db.session.create({ data: {
-      id: randomUUID(), browserIdHash: sha256(browser.cookie.split("=")[1]!), subscriberId: other.id,
-      authTime: new Date(), acr: "2", amr: "otp", expiresAt: new Date(Date.now() + 3_600_000) } });
-    const { id_token } = await obtainTokens(baseUrl, client, other);
+    const second = await signedInBrowser(browser.browserId);
+    const { id_token } = await obtainTokens(baseUrl, client, second.subscriber);
     const res = await logout({ id_token_hint: id_token, post_logout_redirect_uri: BYE }, browser.cookie);
     expect(res.status).toBe(303);
-    expect(await isEnded(second.id)).toBe(true);
+    expect(await isEnded(second.sessionId)).toBe(true);
     expect(await isEnded(browser.sessionId)).toBe(true);
   });
 });
