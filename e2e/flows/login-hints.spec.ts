@@ -37,8 +37,9 @@ for (const form of ["MSISDN", "PCR"] as const) {
     await signInWithCode(page, { msisdn: s.msisdn, typeNumber: false });
     await allowConsent(page);
     const claims = jwtClaims((await exchangeCode(client, await expectCode(page, state))).id_token);
-    // The hint inside the token is the one hashed (Mobile Connect DI: SHA-256 of the hint as sent).
-    expect(claims.hashed_login_hint).toBe(createHash("sha256").update(hint).digest("hex"));
+    // Mobile Connect DI: SHA-256 of what the client sent, i.e. the token; never of the number inside it.
+    expect(claims.hashed_login_hint).toBe(createHash("sha256").update(token).digest("hex"));
+    expect(claims.hashed_login_hint).not.toBe(createHash("sha256").update(hint).digest("hex"));
   });
 }
 

@@ -2,32 +2,40 @@ import type { Subscriber } from "@prisma/client";
 import { db } from "../db";
 import { auditEventRow } from "../audit/record-audit-event";
 import { PIN_FAILURES_CLEARED } from "../security/check-pin";
+import { browserIdHash } from "../sessions/browser-cookie";
 import { createSession } from "../sessions/create-session";
+import { renewBrowserId } from "../sessions/renew-browser-id";
 import { amrForAcr } from "./amr-for-acr";
 import type { StepInput, StepResult } from "./step-result";
 
 /**
- * The subscriber proved the level the request asks for: in one transaction an operator session is
- * opened in this browser, the request becomes `authenticated` and the code is consumed (the update
- * only matches while the same code is on the row, so a code signs in once even under concurrent
- * posts), the sign-in is audited and, at level 3, the PIN failure state (failed attempts, lockout
- * escalation) is cleared. A level-2 sign-in proves no PIN, so it leaves the PIN lockout alone.
+ * The subscriber proved the level the request asks for: in one transaction the browser gets a fresh
+ * id (its live sessions and this request move to it: session fixation, lib/sessions/renew-browser-id.ts),
+ * an operator session is opened under it, the request becomes `authenticated` and the code is consumed
+ * (the update only matches while the same code is on the row and the row is still bound to the cookie
+ * the browser sent, so a code signs in once even under concurrent posts), the sign-in is audited and,
+ * at level 3, the PIN failure state (failed attempts, lockout escalation) is cleared. A level-2
+ * sign-in proves no PIN, so it leaves the PIN lockout alone. The new cookie goes out with the 303.
  */
 export async function completeSignIn({ request, params, browserId, subscriber, ip }: StepInput & {
   subscriber: Subscriber;
 }): Promise<StepResult> {
-  await db.$transaction(async (tx) => {
+  const setCookie = await db.$transaction(async (tx) => {
     const claimed = await tx.authorizationRequest.updateMany({
-      where: { id: request.id, status: "pending", otpHash: request.otpHash },
+      where: { id: request.id, status: "pending", otpHash: request.otpHash, browserIdHash: request.browserIdHash },
       data: { otpHash: null },
     });
-    if (claimed.count === 0) return;
+    if (claimed.count === 0) return undefined;
+    const renewed = await renewBrowserId({ browserId, tx });
     const session = await createSession({
-      browserId, subscriberId: subscriber.id, acr: params.acr, amr: amrForAcr(params.acr), tx,
+      browserId: renewed.browserId, subscriberId: subscriber.id, acr: params.acr, amr: amrForAcr(params.acr), tx,
     });
     await tx.authorizationRequest.update({
       where: { id: request.id },
-      data: { status: "authenticated", sessionId: session.id, subscriberId: subscriber.id, pinVerified: params.acr === "3" },
+      data: {
+        status: "authenticated", sessionId: session.id, subscriberId: subscriber.id, pinVerified: params.acr === "3",
+        browserIdHash: browserIdHash(renewed.browserId),
+      },
     });
     if (params.acr === "3" && (subscriber.failedPinAttempts > 0 || subscriber.lockoutCount > 0)) {
       await tx.subscriber.update({ where: { id: subscriber.id }, data: PIN_FAILURES_CLEARED, select: { id: true } });
@@ -37,6 +45,7 @@ export async function completeSignIn({ request, params, browserId, subscriber, i
         ip, detail: { acr: params.acr, method: "code" } }),
       select: { id: true },
     });
+    return renewed.setCookie;
   });
-  return { to: "resume" };
+  return { to: "resume", setCookie };
 }

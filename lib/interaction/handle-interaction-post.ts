@@ -23,7 +23,8 @@ const FAILURE: Record<"not_found" | "expired" | "completed" | "wrong_browser", [
  * Turns a screen step into a route handler for `POST /interaction/{id}/<step>`: refuses cross-site
  * posts, parses the form (duplicates refused), loads the request for this browser only, checks the
  * CSRF token in constant time, runs the step and answers 303 See Other (RFC 9110 §15.4.4; RFC 9700
- * §4.12: never 307 after a credential POST). Failures are plain error pages, never redirects.
+ * §4.12: never 307 after a credential POST), with the renewed browser cookie after a sign-in.
+ * Failures are plain error pages, never redirects.
  */
 export function interactionPost(step: (input: StepInput) => Promise<StepResult>) {
   return async (req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> => {
@@ -68,5 +69,7 @@ function seeOther(id: string, result: StepResult): Response {
   // Over a sending limit: the screen shows the message; Retry-After (RFC 9110 §10.2.3) says how long.
   const retry: Record<string, string> =
     result.to === "interaction" && result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
-  return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, ...retry, Location: location } });
+  const res = new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, ...retry, Location: location } });
+  if (result.to === "resume" && result.setCookie) res.headers.append("Set-Cookie", result.setCookie);
+  return res;
 }

@@ -10,11 +10,12 @@ export type InteractionErrorCode =
 /**
  * Where a form submission sends the browser next (always with 303 See Other): back to the screens
  * (the next step, or the same one with a message), or to `/authorize/resume/{id}` once the screens
- * have done their part (see the status lifecycle in lib/oauth/authorize/types.ts).
+ * have done their part (see the status lifecycle in lib/oauth/authorize/types.ts). `setCookie`: the
+ * browser's fresh cookie after a sign-in (lib/sessions/renew-browser-id.ts), sent with the redirect.
  */
 export type StepResult =
   | { to: "interaction"; error?: InteractionErrorCode; step?: "msisdn"; retryAfter?: number }
-  | { to: "resume" };
+  | { to: "resume"; setCookie?: string };
 
 /** What every step handler receives: the request row (already checked for this browser), its params, the form. */
 export interface StepInput {

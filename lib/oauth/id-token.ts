@@ -14,7 +14,7 @@ export interface IdTokenInput {
   amr: string[];
   authTime: Date;
   nonce?: string | null;
-  /** The login hint exactly as the client sent it, e.g. `MSISDN:447700900123`. */
+  /** The hint exactly as the client sent it: `login_hint` (e.g. `MSISDN:447700900123`) or the `login_hint_token`. */
   loginHint?: string | null;
   /** mc_authz: the transaction the subscriber authorized (claims `context`, `binding_message`). */
   context?: string | null;
@@ -29,7 +29,11 @@ export function accessTokenHash(accessToken: string): string {
   return digest.subarray(0, digest.length / 2).toString("base64url");
 }
 
-/** `hashed_login_hint`: lower-case hex SHA-256 of the hint as sent (Mobile Connect DI profile). */
+/**
+ * `hashed_login_hint`: lower-case hex SHA-256 of the hint as the client sent it (Mobile Connect DI
+ * profile: for `MSISDN:447700900123` the hash of exactly that text; for a `login_hint_token`, of the
+ * token string, never of the number inside it).
+ */
 export function hashedLoginHint(loginHint: string): string {
   return hash("sha256", loginHint, "hex");
 }

@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EncryptJWT, SignJWT } from "jose";
+import { decodeJwt, EncryptJWT, SignJWT } from "jose";
 import { encryptMsisdn } from "@/lib/hints/encr-msisdn";
 import { pairwiseSubject, rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, expectCallback, expectErrorRedirect, expectInteraction,
   grant, publicKeyOf, requestFor, serverKey, signedInBrowser, type Client, type Subscriber,
 } from "./authorize-support";
+import { redeemCode } from "../support/codes";
 
 let client: Client;
 let alice: Subscriber;
@@ -141,7 +143,7 @@ describe("login_hint_token", () => {
     const { params } = await expectInteraction(await authorize(requestFor(client, {
       login_hint_token: t, login_hint: "MSISDN:447000000004",
     })));
-    expect(params).toMatchObject({ hintedMsisdn: alice.msisdn, loginHint: `MSISDN:${alice.msisdn}` });
+    expect(params).toMatchObject({ hintedMsisdn: alice.msisdn, loginHint: t });
   });
 
   it("carrying a PCR", async () => {
@@ -164,6 +166,50 @@ describe("login_hint_token", () => {
     const q = requestFor(client, { login_hint_token: await new SignJWT({ login_hint: `MSISDN:${alice.msisdn}` })
       .setProtectedHeader({ alg: "RS256" }).sign((await serverKey("sig")).privateKey) });
     expectErrorRedirect(await authorize(q), client, q.state, "invalid_request");
+  });
+});
+
+describe("hashed_login_hint (Mobile Connect DI profile): the hash of exactly what the client sent", () => {
+  const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
+  const decryptedHint = () => sha256Hex(`MSISDN:${alice.msisdn}`);
+
+  /** Runs the flow silently (alice signed in, consent remembered) and returns the id_token's claims. */
+  async function claimsFor(hints: Record<string, string>) {
+    const { browserId } = await signedInBrowser(alice);
+    const q = requestFor(client, hints);
+    const code = expectCallback(await authorize(q, { browserId }), client, q.state).get("code")!;
+    const res = await redeemCode(baseUrl, client, code);
+    expect(res.status).toBe(200);
+    return decodeJwt(((await res.json()) as { id_token: string }).id_token);
+  }
+
+  beforeAll(async () => {
+    await grant(alice, client).catch(() => undefined);
+  });
+
+  it("login_hint_token: the hash of the token, not of the number it carries", async () => {
+    const key = await serverKey("enc");
+    const t = await new EncryptJWT({ login_hint: `MSISDN:${alice.msisdn}` })
+      .setProtectedHeader({ alg: "RSA-OAEP-256", enc: "A256GCM", kid: key.kid })
+      .setIssuedAt().setExpirationTime("5m").encrypt(publicKeyOf(key));
+    const claims = await claimsFor({ login_hint_token: t });
+    expect(claims.hashed_login_hint).toBe(sha256Hex(t));
+    expect(claims.hashed_login_hint).not.toBe(decryptedHint());
+  });
+
+  it("ENCR_MSISDN login_hint: the hash of the encrypted value as sent, not of the number", async () => {
+    const key = await serverKey("enc");
+    const hint = `ENCR_MSISDN:${encryptMsisdn({ msisdn: alice.msisdn, publicJwk: key.publicJwk })}`;
+    const claims = await claimsFor({ login_hint: hint });
+    expect(claims.hashed_login_hint).toBe(sha256Hex(hint));
+    expect(claims.hashed_login_hint).not.toBe(decryptedHint());
+  });
+
+  it("MSISDN login_hint: the hash of the text as sent, prefix case and + included", async () => {
+    const hint = `msisdn:+${alice.msisdn}`;
+    const claims = await claimsFor({ login_hint: hint });
+    expect(claims.hashed_login_hint).toBe(sha256Hex(hint));
+    expect((await claimsFor({ login_hint: `MSISDN:${alice.msisdn}` })).hashed_login_hint).toBe(decryptedHint());
   });
 });
 

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { randomToken, sha256 } from "@/lib/crypto";
 import {
-  authorize, codeRow, createTestClient, createTestSubscriber, db, expectCallback, expectErrorPage, expectErrorRedirect,
+  authorize, baseUrl, codeRow, createTestClient, createTestSubscriber, db, expectCallback, expectErrorPage, expectErrorRedirect,
   expectInteraction, grant, requestFor, resume, signedInBrowser, type Client, type Subscriber,
 } from "./authorize-support";
+import { csrfOf, getInteraction, postStep } from "@/e2e/fixtures/interaction-http";
+import { browserCookieName } from "@/lib/sessions/browser-cookie";
 
 let client: Client;
 let alice: Subscriber;
@@ -226,5 +228,64 @@ describe("resume after the screens", () => {
     const { row } = await expectInteraction(res);
     await signIn(row, b, alice, "authenticated");
     expect((await resume(row.id, b)).headers.get("location")).toContain("code=");
+  });
+});
+
+describe("session fixation: a sign-in renews the browser cookie", () => {
+  const cookieOf = (browserId: string) => `${browserCookieName()}=${browserId}`;
+  const post = (id: string, step: string, browserId: string, csrf: string, fields: Record<string, string>) =>
+    postStep(baseUrl, id, step, { cookie: cookieOf(browserId), fields: { csrf_token: csrf, ...fields } });
+
+  /** Signs `subscriber` in on the screens of a browser presenting `browserId`; returns the 303 of the code step. */
+  async function signInOnScreens(browserId: string, subscriber: Subscriber) {
+    const q = requestFor(client, { scope: "openid mc_authn", prompt: "login" });
+    const res = await authorize(q, { browserId });
+    expect(res.headers.get("set-cookie")).toBeNull(); // the browser already has a cookie: it is kept until sign-in
+    const { row } = await expectInteraction(res);
+    const csrf = csrfOf((await getInteraction(baseUrl, row.id, cookieOf(browserId))).html);
+    expect((await post(row.id, "msisdn", browserId, csrf, { msisdn: subscriber.msisdn })).status).toBe(303);
+    const message = await db.message.findFirst({ where: { msisdn: subscriber.msisdn }, orderBy: { createdAt: "desc" } });
+    const signedIn = await post(row.id, "code", browserId, csrf, { code: /\b(\d{6})\b/.exec(message!.body)![1]! });
+    expect(signedIn.status).toBe(303);
+    return { id: row.id, state: q.state!, signedIn };
+  }
+
+  it("an attacker-chosen cookie value opens nothing after the victim signs in; the browser's new one does", async () => {
+    const victim = await createTestSubscriber();
+    await grant(victim, client, "openid mc_authn");
+    const planted = randomToken(32); // chosen by the attacker and set in the victim's browser
+    const { id, state, signedIn } = await signInOnScreens(planted, victim);
+
+    const fresh = /=([A-Za-z0-9_-]{43});/.exec(signedIn.headers.get("set-cookie") ?? "")?.[1];
+    expect(fresh, "Set-Cookie with a new browser id").toBeDefined();
+    expect(fresh).not.toBe(planted);
+    expect(signedIn.headers.get("set-cookie")).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=\d+/);
+    expect(signedIn.headers.get("location")).toBe(`${baseUrl}/authorize/resume/${id}`);
+
+    // the attacker, replaying the planted value: no session, and the request is not theirs
+    const attacker = requestFor(client, { prompt: "none", scope: "openid mc_authn" });
+    expectErrorRedirect(await authorize(attacker, { browserId: planted }), client, attacker.state, "login_required");
+    await expectErrorPage(await resume(id, planted));
+    expect(await db.session.count({ where: { browserIdHash: sha256(planted) } })).toBe(0);
+
+    // the victim's browser, with the cookie it was given, finishes the request and keeps single sign-on
+    expect(expectCallback(await resume(id, fresh!), client, state).get("code")).toBeTruthy();
+    const sso = requestFor(client, { prompt: "none", scope: "openid mc_authn" });
+    expect(expectCallback(await authorize(sso, { browserId: fresh }), client, sso.state).get("code")).toBeTruthy();
+  });
+
+  it("the browser's other sessions move to the new cookie with it", async () => {
+    const bob = await createTestSubscriber();
+    await grant(bob, client, "openid mc_authn");
+    const { browserId: before, session: bobSession } = await signedInBrowser(bob);
+    const { signedIn } = await signInOnScreens(before, alice);
+    const fresh = /=([A-Za-z0-9_-]{43});/.exec(signedIn.headers.get("set-cookie")!)![1]!;
+
+    expect((await db.session.findUniqueOrThrow({ where: { id: bobSession.id } })).browserIdHash).toBe(sha256(fresh));
+    expect(await db.session.count({ where: { browserIdHash: sha256(fresh), endedAt: null } })).toBe(2);
+    const forBob = requestFor(client, { prompt: "none", scope: "openid mc_authn", login_hint: `MSISDN:${bob.msisdn}` });
+    expect(expectCallback(await authorize(forBob, { browserId: fresh }), client, forBob.state).get("code")).toBeTruthy();
+    const old = requestFor(client, { prompt: "none", scope: "openid mc_authn", login_hint: `MSISDN:${bob.msisdn}` });
+    expectErrorRedirect(await authorize(old, { browserId: before }), client, old.state, "login_required");
   });
 });

@@ -6,6 +6,7 @@ import { randomToken, sha256 } from "@/lib/crypto";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
 import { redeemCode } from "../support/codes";
+import { cookieAfter } from "@/e2e/fixtures/interaction-http";
 import { authorize, baseUrl, expectCallback, expectErrorRedirect, requestFor, type Client, type Subscriber } from "./authorize-support";
 
 /**
@@ -21,7 +22,7 @@ async function enrolledDevice(subscriber: Subscriber) {
 
 /** A laptop browser: its cookie, and the screens it walks through. */
 class Laptop {
-  readonly cookie = `${browserCookieName()}=${randomToken(32)}`;
+  cookie = `${browserCookieName()}=${randomToken(32)}`;
   /** Each laptop its own address, so the per-IP code-sending limit (lib/security) is not shared by every test. */
   readonly ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   id = "";
@@ -41,10 +42,12 @@ class Laptop {
   async post(step: string, fields: Record<string, string> = {}, headers: Record<string, string> = { origin: baseUrl }) {
     const html = await this.page();
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    return fetch(`${baseUrl}/interaction/${this.id}/${step}`, {
+    const res = await fetch(`${baseUrl}/interaction/${this.id}/${step}`, {
       method: "POST", redirect: "manual", body: new URLSearchParams({ csrf_token: csrf, ...fields }),
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: this.cookie, "x-forwarded-for": this.ip, ...headers },
     });
+    this.cookie = cookieAfter(res, this.cookie); // a sign-in renews the browser cookie
+    return res;
   }
 
   /** /authorize with a hint, then "Continue" on the number step: the code screen. */

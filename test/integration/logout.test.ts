@@ -5,20 +5,20 @@ import { db } from "@/lib/db";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { getActiveKey } from "@/lib/keys/key-store";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
+import { pairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
 import { obtainTokens } from "../support/codes";
 
 const baseUrl = inject("baseUrl");
 const BYE = "https://rp.example.test/bye";
 
-/** A browser (cookie) holding an open operator session. */
-async function signedInBrowser() {
-  const browserId = randomToken(32);
+/** A browser (cookie) holding an open operator session; pass `browserId` to sign a second subscriber in there. */
+async function signedInBrowser(browserId = randomToken(32)) {
   const subscriber = await createTestSubscriber();
   const session = await db.session.create({ data: {
     id: randomUUID(), browserIdHash: sha256(browserId), subscriberId: subscriber.id, authTime: new Date(), acr: "2",
     amr: "otp", expiresAt: new Date(Date.now() + 3_600_000) } });
-  return { cookie: `${browserCookieName()}=${browserId}`, subscriber, sessionId: session.id };
+  return { cookie: `${browserCookieName()}=${browserId}`, browserId, subscriber, sessionId: session.id };
 }
 const isEnded = async (id: string) => (await db.session.findUniqueOrThrow({ where: { id } })).endedAt !== null;
 const logout = (query: Record<string, string>, cookie?: string) =>
@@ -54,8 +54,9 @@ describe("RP-initiated logout with id_token_hint", () => {
     const client = await createTestClient();
     const browser = await signedInBrowser();
     const key = await getActiveKey("sig");
+    const sub = pairwiseSubject({ subscriberId: browser.subscriber.id, sectorIdentifier: "rp.example.test" });
     const expired = await new SignJWT({ azp: client.id }).setProtectedHeader({ alg: "RS256", kid: key.kid, typ: "JWT" })
-      .setIssuer(baseUrl).setSubject("someone").setAudience(client.id).setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setIssuer(baseUrl).setSubject(sub).setAudience(client.id).setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600).sign(key.privateKey);
     const res = await fetch(`${baseUrl}/logout`, { method: "POST", redirect: "manual",
       headers: { Cookie: browser.cookie, "Content-Type": "application/x-www-form-urlencoded" },
@@ -89,6 +90,56 @@ describe("RP-initiated logout with id_token_hint", () => {
       expect(await res.text()).toContain('id="logout-error"');
     }
     expect(await isEnded(browser.sessionId)).toBe(false);
+  });
+});
+
+describe("an id_token_hint about someone not signed in in this browser: confirmation page", () => {
+  it("a link carrying another subscriber's id_token ends nothing without asking", async () => {
+    const client = await createTestClient();
+    const victim = await signedInBrowser();
+    const attacker = await createTestSubscriber();
+    const { id_token } = await obtainTokens(baseUrl, client, attacker); // the attacker's own, genuine id_token
+    const page = await logout({ id_token_hint: id_token, post_logout_redirect_uri: BYE, state: "s" }, victim.cookie);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("location")).toBeNull();
+    const fields = formFields(await page.text());
+    expect(fields).toMatchObject({ client_id: client.id, post_logout_redirect_uri: BYE, state: "s" });
+    expect(fields).not.toHaveProperty("id_token_hint");
+    expect(await isEnded(victim.sessionId)).toBe(false);
+
+    // the person at the browser decides; the form keeps its CSRF protection
+    expect((await confirm({ ...fields, csrf: "forged", decision: "logout" }, victim.cookie)).status).toBe(400);
+    expect(await isEnded(victim.sessionId)).toBe(false);
+    const res = await confirm({ ...fields, decision: "logout" }, victim.cookie);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`${BYE}?state=s`);
+    expect(await isEnded(victim.sessionId)).toBe(true);
+  });
+
+  it("asks too when the hint's subscriber is signed in in another browser only, or the session has ended", async () => {
+    const client = await createTestClient();
+    const browser = await signedInBrowser();
+    const elsewhere = await signedInBrowser();
+    const { id_token } = await obtainTokens(baseUrl, client, elsewhere.subscriber);
+    expect((await logout({ id_token_hint: id_token }, browser.cookie)).status).toBe(200);
+    expect(await isEnded(browser.sessionId)).toBe(false);
+    expect(await isEnded(elsewhere.sessionId)).toBe(false);
+
+    const own = await obtainTokens(baseUrl, client, browser.subscriber);
+    await db.session.update({ where: { id: browser.sessionId }, data: { endedAt: new Date() } });
+    const html = await (await logout({ id_token_hint: own.id_token }, browser.cookie)).text();
+    expect(html).toContain('id="logout-form"');
+  });
+
+  it("ends at once when the hint's subscriber is one of several signed in in this browser", async () => {
+    const client = await createTestClient();
+    const browser = await signedInBrowser();
+    const second = await signedInBrowser(browser.browserId);
+    const { id_token } = await obtainTokens(baseUrl, client, second.subscriber);
+    const res = await logout({ id_token_hint: id_token, post_logout_redirect_uri: BYE }, browser.cookie);
+    expect(res.status).toBe(303);
+    expect(await isEnded(second.sessionId)).toBe(true);
+    expect(await isEnded(browser.sessionId)).toBe(true);
   });
 });
 

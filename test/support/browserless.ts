@@ -2,8 +2,9 @@ import { db } from "@/lib/db";
 
 /**
  * A subscriber's browser without JavaScript, driven over HTTP: follows redirects by hand, keeps the
- * cookie, and answers the sign-in and consent screens the way a person would (the one-time code is
- * read from the device inbox, i.e. the Message table). Returns the final redirect to the client.
+ * cookie up to date from every Set-Cookie (redirects and form posts), and answers the sign-in and
+ * consent screens the way a person would (the one-time code is read from the device inbox, i.e. the
+ * Message table). Returns the final redirect to the client and the cookie the browser ends with.
  */
 export async function signInAndConsent({ authorizationUrl, msisdn, pin, cookie = "", decision = "allow" }: {
   authorizationUrl: string; msisdn: string; pin?: string; cookie?: string; decision?: "allow" | "deny";
@@ -38,6 +39,9 @@ export async function signInAndConsent({ authorizationUrl, msisdn, pin, cookie =
       headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin },
     });
     if (post.status !== 303) throw new Error(`${step} answered ${post.status}`);
+    // A sign-in renews the browser cookie (session fixation defence); a browser keeps the new one.
+    const renewed = post.headers.get("set-cookie");
+    if (renewed) cookie = renewed.split(";")[0]!;
     url = new URL(post.headers.get("location")!, origin).toString();
   }
   throw new Error("too many redirects");

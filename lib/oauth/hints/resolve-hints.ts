@@ -8,7 +8,10 @@ import { resolveLoginHint, type HintedSubscriber } from "./resolve-login-hint";
 import { verifyIdTokenHint } from "./verify-id-token-hint";
 
 export interface ResolvedHints {
-  /** The login hint as sent (or carried by login_hint_token), for `hashed_login_hint`. */
+  /**
+   * What the client sent as its hint, byte for byte (`login_hint`, or the whole `login_hint_token`
+   * when that was used), for `hashed_login_hint`: never the decrypted content.
+   */
   loginHint?: string;
   hintedSubscriberId?: string;
   hintedMsisdn?: string;
@@ -29,10 +32,14 @@ export async function resolveHints({ hints, client, promptNone }: {
   let loginHint: string | undefined;
   let named: HintedSubscriber | undefined;
   if (hints.loginHintToken !== undefined) {
-    loginHint = (await decryptLoginHintToken({ token: hints.loginHintToken })) ?? undefined;
-    const parsed = loginHint === undefined ? null : parseLoginHint(loginHint);
+    const inner = await decryptLoginHintToken({ token: hints.loginHintToken });
+    const parsed = inner === null ? null : parseLoginHint(inner);
     if (!parsed) throw new InvalidRequest(BAD_HINT);
     named = await resolveLoginHint({ hint: parsed, client });
+    // hashed_login_hint is of what the client sent: the hash of the decrypted MSISDN would let a
+    // client that only ever held the token recover the number by brute force (an unsalted hash of
+    // ~10^10 candidates).
+    loginHint = hints.loginHintToken;
   } else if (hints.loginHint !== undefined) {
     const parsed = parseLoginHint(hints.loginHint);
     if (parsed) {

@@ -8,15 +8,17 @@ import { readBrowserId } from "../../sessions/browser-cookie";
 import { PATHS } from "../discovery";
 import { InvalidRequest, OAuthError } from "../errors";
 import { endBrowserSessions } from "./end-browser-sessions";
+import { isSubjectSignedIn } from "./is-subject-signed-in";
 import { isValidLogoutCsrf, logoutCsrfToken } from "./logout-csrf";
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from "./render-logout-page";
 import { validateLogoutRequest, type LogoutRequest } from "./validate-logout-request";
 
 /**
  * GET|POST {end_session_endpoint} - OpenID Connect RP-Initiated Logout 1.0. With a valid
- * `id_token_hint` the browser's operator sessions end at once; without one the subscriber confirms
- * on a plain HTML form first (§2: the OP SHOULD ask). A POST carrying `decision` is that form.
- * Errors are shown on a page, never redirected.
+ * `id_token_hint` naming a subscriber signed in in this browser, the browser's operator sessions end
+ * at once; otherwise (no hint, or a hint about someone else) the subscriber confirms on a plain HTML
+ * form first (§2: the OP SHOULD ask, and must not trust a hint that does not match the End-User).
+ * A POST carrying `decision` is that form. Errors are shown on a page, never redirected.
  */
 export async function handleLogout(req: Request): Promise<Response> {
   try {
@@ -25,8 +27,9 @@ export async function handleLogout(req: Request): Promise<Response> {
     if (params.has("decision")) return await confirmedLogout({ params, browserId });
     const request = await validateLogoutRequest(params);
     // Nothing to end without the browser cookie, and nothing to confirm.
-    if (!browserId || request.hinted) {
-      if (browserId) await endBrowserSessions({ browserId });
+    if (!browserId) return finish(request);
+    if (await isHintForThisBrowser({ browserId, request })) {
+      await endBrowserSessions({ browserId });
       return finish(request);
     }
     return confirmLogoutPage({
@@ -61,6 +64,12 @@ async function confirmedLogout({ params, browserId }: { params: Params; browserI
   if (decision === "stay") return loggedOutPage({ signedOut: false });
   await endBrowserSessions({ browserId });
   return finish(request);
+}
+
+/** Whether the hint's subject is signed in here (pairwise `sub`: compared within the hint client's sector). */
+function isHintForThisBrowser({ browserId, request }: { browserId: string; request: LogoutRequest }) {
+  if (request.hintSubject === undefined || !request.client) return Promise.resolve(false);
+  return isSubjectSignedIn({ browserId, sub: request.hintSubject, sectorIdentifier: request.client.sectorIdentifier });
 }
 
 /** §3: back to the registered post_logout_redirect_uri with `state`, else a "signed out" page. */

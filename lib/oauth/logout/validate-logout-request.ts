@@ -8,8 +8,11 @@ export interface LogoutRequest {
   /** Set only when registered for `client` (never redirect to an unverified address). */
   postLogoutRedirectUri?: string;
   state?: string;
-  /** A valid id_token_hint was presented: the RP vouches for the request, no confirmation needed. */
-  hinted: boolean;
+  /**
+   * The `sub` of a valid id_token_hint: the RP names whom to sign out. No confirmation is needed
+   * only when that subscriber is signed in in this browser (handle-logout.ts).
+   */
+  hintSubject?: string;
 }
 
 /**
@@ -22,8 +25,9 @@ export async function validateLogoutRequest(params: Params): Promise<LogoutReque
   const clientId = params.get("client_id");
   const redirectUri = params.get("post_logout_redirect_uri");
   let audiences: string[] | undefined;
+  let hintSubject: string | undefined;
   if (hint) {
-    ({ audiences } = await verifyIdTokenHint(hint));
+    ({ audiences, sub: hintSubject } = await verifyIdTokenHint(hint));
     if (clientId && !audiences.includes(clientId)) {
       throw new InvalidRequest("client_id is not an audience of id_token_hint");
     }
@@ -37,5 +41,5 @@ export async function validateLogoutRequest(params: Params): Promise<LogoutReque
       throw new InvalidRequest("post_logout_redirect_uri is not registered for this client");
     }
   }
-  return { client: client ?? undefined, postLogoutRedirectUri: redirectUri, state: params.get("state"), hinted: !!hint };
+  return { client: client ?? undefined, postLogoutRedirectUri: redirectUri, state: params.get("state"), hintSubject };
 }
