@@ -62,7 +62,9 @@ async function reserveCodeAttempt(request: AuthorizationRequest): Promise<number
 
 /** A submission that got no attempt: the code is burnt, or a parallel submission signed in or a new code was sent. */
 async function refused(request: AuthorizationRequest): Promise<StepResult> {
-  const current = await db.authorizationRequest.findUnique({ where: { id: request.id }, select: { status: true, otpHash: true } });
+  const current = await db.authorizationRequest.findUnique({
+    where: { id: request.id }, select: { status: true, otpHash: true },
+  });
   const burnt = current?.status === "pending" && current.otpHash === request.otpHash;
   return burnt ? { to: "interaction", error: "code_burnt" } : { to: "interaction" };
 }

@@ -51,7 +51,9 @@ export async function checkPin({ subscriber, pin, ip, clientId, now = new Date()
   const ok = await verifySecret(pin.slice(0, 64), subscriber.pinHash ?? DUMMY_PIN_HASH);
   if (!reserved) return lockedNow({ subscriberId: subscriber.id, now });
   if (ok && subscriber.pinHash) {
-    const cleared = await db.subscriber.updateMany({ where: { id: subscriber.id, ...notLocked(now) }, data: PIN_FAILURES_CLEARED });
+    const cleared = await db.subscriber.updateMany({
+      where: { id: subscriber.id, ...notLocked(now) }, data: PIN_FAILURES_CLEARED,
+    });
     return cleared.count === 1 ? { ok: true } : lockedNow({ subscriberId: subscriber.id, now });
   }
   if (reserved.failedPinAttempts < PIN_FAILURES_BEFORE_LOCKOUT) return { ok: false, reason: "invalid" };

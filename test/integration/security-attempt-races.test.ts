@@ -42,7 +42,8 @@ const wrongPin = (pin: string) => (pin === "1357" ? "2468" : "1357");
 const post = (f: Flow, step: string, fields: Record<string, string>) =>
   postStep(baseUrl, f.id, step, { cookie: f.cookie, fields: { csrf_token: f.csrf, ...fields } });
 const errorOf = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("e");
-const tally = (xs: (string | null)[]) => xs.reduce<Record<string, number>>((t, x) => ({ ...t, [String(x)]: (t[String(x)] ?? 0) + 1 }), {});
+const tally = (xs: (string | null)[]) =>
+  xs.reduce<Record<string, number>>((t, x) => ({ ...t, [String(x)]: (t[String(x)] ?? 0) + 1 }), {});
 const parallel = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 
 /** Audit events of sign-in attempts for `subscriber` whose detail names `reason`. */
@@ -68,7 +69,8 @@ describe("one-time code attempts under parallel submissions", () => {
       const client = await createTestClient();
       const s = await createTestSubscriber({ pin: "8642" });
       const { f, code } = await atCodeStep(client, s, acr);
-      const answers = await parallel(BURST, async () => errorOf(await post(f, "code", { code: otherThan(code), pin: "1111" })));
+      const wrong = { code: otherThan(code), pin: "1111" };
+      const answers = await parallel(BURST, async () => errorOf(await post(f, "code", wrong)));
       expect(tally(answers)).toEqual({ code_invalid: MAX_CODE_ATTEMPTS - 1, code_burnt: BURST - MAX_CODE_ATTEMPTS + 1 });
       expect(await audited(s, "code_invalid")).toBe(MAX_CODE_ATTEMPTS);
       const row = await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } });
@@ -88,7 +90,7 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
     return flows;
   };
 
-  it(`${BURST} parallel wrong PINs (right codes): ${PIN_FAILURES_BEFORE_LOCKOUT} evaluated, one lockout; the right PIN then stays locked out`, async () => {
+  it(`${BURST} parallel wrong PINs (right codes): ${PIN_FAILURES_BEFORE_LOCKOUT} evaluated, one lockout; the right PIN is then refused`, async () => {
     const client = await createTestClient();
     const s = await createTestSubscriber({ pin: "8642" });
     const flows = await signIns(client, s, BURST / MAX_CODE_ATTEMPTS);
@@ -118,6 +120,17 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
     expect(errorOf(await post(f, "code", { code, pin: s.pin }))).toBe("pin_locked");
     expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
     expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT, lockoutCount: 0 });
+  });
+
+  it("a full budget left unresolved for over a minute (its process died) no longer blocks the PIN", async () => {
+    const client = await createTestClient();
+    const s = await createTestSubscriber({ pin: "8642" });
+    const { f, code } = await atCodeStep(client, s, "3");
+    await db.subscriber.update({
+      where: { id: s.id }, data: { failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT, updatedAt: new Date(Date.now() - 120_000) },
+    });
+    expect((await post(f, "code", { code, pin: s.pin })).headers.get("location")).toBe(`${baseUrl}/authorize/resume/${f.id}`);
+    expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: 0, lockoutCount: 0, lockedUntil: null });
   });
 
   it("the right PIN in a burst of wrong ones: at most 5 evaluated per lockout, and a lockout once written stays", async () => {
@@ -168,11 +181,12 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
     return new URL(res.headers.get("location")!).searchParams.get("result");
   };
 
-  it(`${BURST} parallel wrong PINs: ${PIN_FAILURES_BEFORE_LOCKOUT - 1} answered pin_invalid, one lockout; the right PIN then stays locked out`, async () => {
+  it(`${BURST} parallel wrong PINs: ${PIN_FAILURES_BEFORE_LOCKOUT - 1} answered pin_invalid, one lockout; the right PIN is then refused`, async () => {
     const s = await createTestSubscriber({ pin: "8642" });
     const { id, cookie, done } = await pendingOnHandset(s);
     const answers = await parallel(BURST, () => answer(id, cookie, wrongPin(s.pin)));
-    expect(tally(answers)).toEqual({ pin_invalid: PIN_FAILURES_BEFORE_LOCKOUT - 1, locked: BURST - PIN_FAILURES_BEFORE_LOCKOUT + 1 });
+    const evaluatedWrong = PIN_FAILURES_BEFORE_LOCKOUT - 1;
+    expect(tally(answers)).toEqual({ pin_invalid: evaluatedWrong, locked: BURST - evaluatedWrong });
     expect(await lockouts(s)).toBe(1);
     expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: 0, lockoutCount: 1 });
     expect(await answer(id, cookie, s.pin)).toBe("locked");
