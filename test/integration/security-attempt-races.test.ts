@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, type RunningServer } from "@/test/support/server";
 import { config } from "@/lib/config";
@@ -63,6 +64,29 @@ async function atCodeStep(client: Client, subscriber: Subscriber, acr: "2" | "3"
   return { f, code: await latestCode(subscriber.msisdn) };
 }
 
+/**
+ * Runs `attempt` (the right PIN of `s`) with a PIN hash that takes about a second to check (scrypt
+ * p=16) and, once the attempt is under way, locks `s` as a parallel fifth wrong PIN would.
+ */
+async function lockWhileChecking<T>(s: Subscriber, attempt: () => Promise<T>): Promise<T> {
+  const salt = randomBytes(16);
+  const hash = scryptSync(s.pin, salt, 32, { N: 16384, r: 8, p: 16, maxmem: 64 * 1024 * 1024 });
+  const pinHash = `scrypt$16384$8$16$${salt.toString("base64url")}$${hash.toString("base64url")}`;
+  await db.subscriber.update({ where: { id: s.id }, data: { pinHash } });
+  const result = attempt();
+  // Until its reservation shows (a second of scrypt follows it); without reservations, briefly.
+  for (let i = 0; i < 30 && (await subscriberRow(s)).failedPinAttempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await db.subscriber.update({
+    where: { id: s.id }, data: { failedPinAttempts: 0, lockoutCount: 1, lockedUntil: new Date(Date.now() + 300_000) },
+  });
+  return result;
+}
+const expectStillLocked = async (s: Subscriber) => {
+  const row = await subscriberRow(s);
+  expect(row.lockoutCount).toBe(1);
+  expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 290_000);
+};
+
 describe("one-time code attempts under parallel submissions", () => {
   for (const acr of ["2", "3"] as const) {
     it(`level ${acr}: ${BURST} parallel wrong codes evaluate exactly ${MAX_CODE_ATTEMPTS}; the right code afterwards is burnt`, async () => {
@@ -120,6 +144,16 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
     expect(errorOf(await post(f, "code", { code, pin: s.pin }))).toBe("pin_locked");
     expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
     expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT, lockoutCount: 0 });
+  });
+
+  it("a lockout written while the right PIN is being checked refuses it, and stays", async () => {
+    const client = await createTestClient();
+    const s = await createTestSubscriber({ pin: "8642" });
+    const { f, code } = await atCodeStep(client, s, "3");
+    expect(errorOf(await lockWhileChecking(s, () => post(f, "code", { code, pin: s.pin })))).toBe("pin_locked");
+    expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+    await expectStillLocked(s);
+    expect(await successes(s)).toBe(0);
   });
 
   it("a full budget left unresolved for over a minute (its process died) no longer blocks the PIN", async () => {
@@ -200,6 +234,15 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
     await db.subscriber.update({ where: { id: s.id }, data: { failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT } });
     expect(await answer(id, cookie, s.pin)).toBe("locked");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    await done();
+  });
+
+  it("a lockout written while the right PIN is being checked refuses it, and stays", async () => {
+    const s = await createTestSubscriber({ pin: "8642" });
+    const { id, cookie, done } = await pendingOnHandset(s);
+    expect(await lockWhileChecking(s, () => answer(id, cookie, s.pin))).toBe("locked");
+    expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    await expectStillLocked(s);
     await done();
   });
 
