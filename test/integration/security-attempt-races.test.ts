@@ -81,6 +81,10 @@ async function lockWhileChecking<T>(s: Subscriber, attempt: () => Promise<T>): P
   });
   return result;
 }
+const expectNotSignedIn = async (f: Flow) =>
+  expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+const expectUnanswered = async (id: string) =>
+  expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
 const expectStillLocked = async (s: Subscriber) => {
   const row = await subscriberRow(s);
   expect(row.lockoutCount).toBe(1);
@@ -100,7 +104,7 @@ describe("one-time code attempts under parallel submissions", () => {
       const row = await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } });
       expect(row.otpAttempts).toBe(MAX_CODE_ATTEMPTS);
       expect(errorOf(await post(f, "code", { code, pin: s.pin }))).toBe("code_burnt");
-      expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+      await expectNotSignedIn(f);
       expect(await successes(s)).toBe(0);
     });
   }
@@ -130,7 +134,7 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
 
     const { f, code } = await atCodeStep(client, s, "3");
     expect(errorOf(await post(f, "code", { code, pin: s.pin }))).toBe("pin_locked");
-    expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+    await expectNotSignedIn(f);
     expect((await subscriberRow(s)).lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 290_000);
     expect(await successes(s)).toBe(0);
   });
@@ -142,7 +146,7 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
     const { f, code } = await atCodeStep(client, s, "3");
     await db.subscriber.update({ where: { id: s.id }, data: { failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT } });
     expect(errorOf(await post(f, "code", { code, pin: s.pin }))).toBe("pin_locked");
-    expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+    await expectNotSignedIn(f);
     expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT, lockoutCount: 0 });
   });
 
@@ -151,7 +155,7 @@ describe("PIN attempts under parallel submissions (sign-in screen, level 3)", ()
     const s = await createTestSubscriber({ pin: "8642" });
     const { f, code } = await atCodeStep(client, s, "3");
     expect(errorOf(await lockWhileChecking(s, () => post(f, "code", { code, pin: s.pin })))).toBe("pin_locked");
-    expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
+    await expectNotSignedIn(f);
     await expectStillLocked(s);
     expect(await successes(s)).toBe(0);
   });
@@ -224,7 +228,7 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
     expect(await lockouts(s)).toBe(1);
     expect(await subscriberRow(s)).toMatchObject({ failedPinAttempts: 0, lockoutCount: 1 });
     expect(await answer(id, cookie, s.pin)).toBe("locked");
-    expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    await expectUnanswered(id);
     await done();
   });
 
@@ -233,7 +237,7 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
     const { id, cookie, done } = await pendingOnHandset(s);
     await db.subscriber.update({ where: { id: s.id }, data: { failedPinAttempts: PIN_FAILURES_BEFORE_LOCKOUT } });
     expect(await answer(id, cookie, s.pin)).toBe("locked");
-    expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    await expectUnanswered(id);
     await done();
   });
 
@@ -241,7 +245,7 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
     const s = await createTestSubscriber({ pin: "8642" });
     const { id, cookie, done } = await pendingOnHandset(s);
     expect(await lockWhileChecking(s, () => answer(id, cookie, s.pin))).toBe("locked");
-    expect((await db.deviceRequest.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    await expectUnanswered(id);
     await expectStillLocked(s);
     await done();
   });
