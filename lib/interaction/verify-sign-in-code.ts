@@ -1,18 +1,22 @@
+import type { AuthorizationRequest } from "@prisma/client";
 import { db } from "../db";
 import { safeEqual, verifySecret } from "../crypto";
-import { auditEventRow } from "../audit/record-audit-event";
-import { checkPin, DUMMY_PIN_HASH } from "../security/check-pin";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { checkPin, DUMMY_PIN_HASH, PIN_FAILURES_CLEARED } from "../security/check-pin";
+import { reserveAttempt } from "../security/reserve-attempt";
 import { completeSignIn } from "./complete-sign-in";
 import { hashOneTimeCode, isOneTimeCodeExpired, MAX_CODE_ATTEMPTS } from "./one-time-code";
 import type { InteractionErrorCode, StepInput, StepResult } from "./step-result";
 
 /**
  * POST /interaction/{id}/code: checks the one-time code (constant time, within OTP_TTL, at most
- * MAX_CODE_ATTEMPTS wrong tries, then burnt) and, at level 3, the PIN under the lockout policy
- * (lib/security/check-pin.ts). An unknown or inactive number fails exactly like a wrong code, and
- * at level 3 every path costs one scrypt, so neither the answer nor its timing tells whether the
- * number exists or is locked. A lockout is only ever shown after a correct code, i.e. to whoever
- * holds the handset. Expected failures are results, not exceptions; each attempt is audited.
+ * MAX_CODE_ATTEMPTS tries, then burnt) and, at level 3, the PIN under the lockout policy
+ * (lib/security/check-pin.ts). Each submission first reserves one of the code's attempts in the
+ * database, so parallel submissions get no more evaluations than the limit; the right code without
+ * an attempt left is refused. An unknown or inactive number fails exactly like a wrong code, and at
+ * level 3 every evaluated submission costs one scrypt, so neither the answer nor its timing tells
+ * whether the number exists or is locked. A lockout is only ever shown after a correct code, i.e.
+ * to whoever holds the handset. Expected failures are results, not exceptions; each attempt is audited.
  */
 export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   const { request, params, form } = input;
@@ -26,6 +30,8 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   const pin = form.get("pin") ?? "";
   if (params.acr === "3" && !pin) return { to: "interaction", error: "pin_missing" };
 
+  const attempt = await reserveCodeAttempt(request);
+  if (attempt === null) return refused(request);
   const codeOk = safeEqual(hashOneTimeCode({ requestId: request.id, code: code.slice(0, 32) }), request.otpHash);
   const found = codeOk && request.subscriberId
     ? await db.subscriber.findUnique({ where: { id: request.subscriberId } })
@@ -33,31 +39,45 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   const subscriber = found?.status === "active" ? found : null;
   if (!subscriber) {
     if (params.acr === "3") await verifySecret(pin.slice(0, 64), DUMMY_PIN_HASH); // same cost as a real PIN check
-    return countFailure(input, "code_invalid");
+    return failed(input, attempt, "code_invalid");
   }
-  if (params.acr === "3") {
-    const result = await checkPin({ subscriber, pin, ip: input.ip, clientId: params.clientId });
-    if (!result.ok) return countFailure(input, result.reason === "locked" ? "pin_locked" : "pin_invalid");
-  }
-  return completeSignIn({ ...input, subscriber });
+  if (params.acr !== "3") return completeSignIn({ ...input, subscriber });
+  const result = await checkPin({ subscriber, pin, ip: input.ip, clientId: params.clientId });
+  if (!result.ok) return failed(input, attempt, result.reason === "locked" ? "pin_locked" : "pin_invalid");
+  // checkPin has cleared the failure state (only if not locked at that moment): nothing left to clear.
+  return completeSignIn({ ...input, subscriber: { ...subscriber, ...PIN_FAILURES_CLEARED } });
 }
 
 /**
- * One failed attempt, in one transaction: counted on the request (the code is burnt at the limit;
- * wrong PINs are counted on the subscriber by checkPin) and written to the audit log.
+ * Takes one of the code's attempts (a conditional increment, while the request is pending with the
+ * same code and attempts are left) and returns its number, 1 to MAX_CODE_ATTEMPTS; null when none is left.
  */
-async function countFailure(
-  { request, params, ip }: StepInput, error: "code_invalid" | "pin_invalid" | "pin_locked",
+async function reserveCodeAttempt(request: AuthorizationRequest): Promise<number | null> {
+  const row = await reserveAttempt(() => db.authorizationRequest.update({
+    where: { id: request.id, status: "pending", otpHash: request.otpHash, otpAttempts: { lt: MAX_CODE_ATTEMPTS } },
+    data: { otpAttempts: { increment: 1 } }, select: { otpAttempts: true },
+  }));
+  return row?.otpAttempts ?? null;
+}
+
+/** A submission that got no attempt: the code is burnt, or a parallel submission signed in or a new code was sent. */
+async function refused(request: AuthorizationRequest): Promise<StepResult> {
+  const current = await db.authorizationRequest.findUnique({
+    where: { id: request.id }, select: { status: true, otpHash: true },
+  });
+  const burnt = current?.status === "pending" && current.otpHash === request.otpHash;
+  return burnt ? { to: "interaction", error: "code_burnt" } : { to: "interaction" };
+}
+
+/**
+ * One failed attempt (already counted on the request by its reservation; wrong PINs are counted on
+ * the subscriber by checkPin), written to the audit log. The last attempt of a code shows it burnt.
+ */
+async function failed(
+  { request, params, ip }: StepInput, attempt: number, error: "code_invalid" | "pin_invalid" | "pin_locked",
 ): Promise<StepResult> {
-  const attempts = request.otpAttempts + 1;
-  await db.$transaction([
-    db.authorizationRequest.update({ where: { id: request.id }, data: { otpAttempts: { increment: 1 } } }),
-    db.auditEvent.create({
-      data: auditEventRow({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
-        subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } }),
-      select: { id: true },
-    }),
-  ]);
-  const shown: InteractionErrorCode = error === "pin_locked" || attempts < MAX_CODE_ATTEMPTS ? error : "code_burnt";
+  await recordAuditEvent({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
+    subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } });
+  const shown: InteractionErrorCode = error === "pin_locked" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
   return { to: "interaction", error: shown };
 }
