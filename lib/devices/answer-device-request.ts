@@ -9,6 +9,8 @@ import { checkDevicePin } from "./check-device-pin";
 
 /** Thrown inside the approval transaction to roll it back (the answer, the session) when the request is gone. */
 const LOST = new Error("authorization request no longer pending");
+/** Thrown inside the approval transaction when a PIN lockout began after the PIN was checked. */
+const LOCKED = new Error("subscriber locked");
 
 export type AnswerResult =
   | "approved" | "rejected" | "gone" | "check_missing" | "mismatch" | "pin_missing" | "pin_invalid" | "locked";
@@ -58,6 +60,10 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
   const won = await db.$transaction(async (tx) => {
     const done = await tx.deviceRequest.updateMany({ where, data: { status: "approved", ...answered } });
     if (done.count !== 1) return false;
+    // Level 3: a lockout written by other attempts since the PIN check wins over this approval.
+    if (acr === "3" && await tx.subscriber.count({
+      where: { id: device.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    }) === 0) throw LOCKED;
     const authz = await tx.authorizationRequest.findUnique({
       where: { id: request.authorizationRequestId }, select: { status: true, params: true, expiresAt: true },
     });
@@ -78,11 +84,13 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
     await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
     return true;
   }).catch(async (err: unknown) => {
+    if (err === LOCKED) return "locked" as const;
     if (err !== LOST) throw err;
     // Withdrawn so the handset stops listing it.
     await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
     return false;
   });
+  if (won === "locked") return "locked";
   if (!won) return "gone";
   // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
   publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });

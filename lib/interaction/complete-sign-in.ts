@@ -1,7 +1,6 @@
 import type { Subscriber } from "@prisma/client";
 import { db } from "../db";
 import { auditEventRow } from "../audit/record-audit-event";
-import { PIN_FAILURES_CLEARED } from "../security/check-pin";
 import { browserIdHash } from "../sessions/browser-cookie";
 import { createSession } from "../sessions/create-session";
 import { renewBrowserId } from "../sessions/renew-browser-id";
@@ -13,9 +12,10 @@ import type { StepInput, StepResult } from "./step-result";
  * id (its live sessions and this request move to it: session fixation, lib/sessions/renew-browser-id.ts),
  * an operator session is opened under it, the request becomes `authenticated` and the code is consumed
  * (the update only matches while the same code is on the row and the row is still bound to the cookie
- * the browser sent, so a code signs in once even under concurrent posts), the sign-in is audited and,
- * at level 3, the PIN failure state (failed attempts, lockout escalation) is cleared. A level-2
- * sign-in proves no PIN, so it leaves the PIN lockout alone. The new cookie goes out with the 303.
+ * the browser sent, so a code signs in once even under concurrent posts) and the sign-in is audited.
+ * At level 3 the PIN failure state was already cleared by the PIN check itself, conditionally on the
+ * subscriber not being locked at that moment (lib/security/check-pin.ts). The new cookie goes out
+ * with the 303.
  */
 export async function completeSignIn({ request, params, browserId, subscriber, ip }: StepInput & {
   subscriber: Subscriber;
@@ -37,9 +37,6 @@ export async function completeSignIn({ request, params, browserId, subscriber, i
         browserIdHash: browserIdHash(renewed.browserId),
       },
     });
-    if (params.acr === "3" && (subscriber.failedPinAttempts > 0 || subscriber.lockoutCount > 0)) {
-      await tx.subscriber.update({ where: { id: subscriber.id }, data: PIN_FAILURES_CLEARED, select: { id: true } });
-    }
     await tx.auditEvent.create({
       data: auditEventRow({ type: "sign_in", outcome: "success", subscriberId: subscriber.id, clientId: params.clientId,
         ip, detail: { acr: params.acr, method: "code" } }),

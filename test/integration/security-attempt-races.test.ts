@@ -8,6 +8,7 @@ import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 import { MAX_CODE_ATTEMPTS, PIN_FAILURES_BEFORE_LOCKOUT } from "@/lib/security/limits";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import { beginAuthorization, postStep, type Flow } from "@/e2e/fixtures/interaction-http";
+import { authorizeMobile } from "./mobile-support";
 
 /**
  * Issue 15, "Attempt counters that hold under parallel requests": every code and PIN attempt is
@@ -201,18 +202,18 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
       client_id: client.id, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", acr_values: "3",
       state: `st-${randomToken(6)}`, nonce: `n-${randomToken(6)}`, prompt: "mobile", login_hint: `MSISDN:${s.msisdn}`,
     });
+    // As a browser: the waiting page shows the check code (number matching), its refresh holds at /authorize/wait/{id}.
     const waiting = new AbortController();
-    const authorize = fetch(`${baseUrl}/authorize?${q}`, { redirect: "manual", signal: waiting.signal }).catch(() => null);
-    for (let i = 0; i < 100; i++) {
-      const row = await db.deviceRequest.findFirst({ where: { subscriberId: s.id, status: "pending" } });
-      if (row) return { id: row.id, cookie: `op_device=${secret}`, done: () => { waiting.abort(); return authorize; } };
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("no device request appeared");
+    const { pending, checkCode } = await authorizeMobile(Object.fromEntries(q), { baseUrl, signal: waiting.signal });
+    const authorize = pending.catch(() => null);
+    check = checkCode;
+    const row = await db.deviceRequest.findFirstOrThrow({ where: { subscriberId: s.id, status: "pending" } });
+    return { id: row.id, cookie: `op_device=${secret}`, done: () => { waiting.abort(); return authorize; } };
   }
+  let check = "";
   const answer = async (id: string, cookie: string, pin: string) => {
     const res = await fetch(`${baseUrl}/device/requests/${id}`, {
-      method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve", pin }),
+      method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve", pin, check }),
       headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
     });
     expect(res.status).toBe(303);

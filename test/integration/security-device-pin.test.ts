@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 import { createTestClient, createTestSubscriber } from "../support/fixtures";
-import { authorize, baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "./authorize-support";
+import { baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "./authorize-support";
+import { authorizeMobile } from "./mobile-support";
 
 /** Issue 6: the PIN lockout also covers approvals on the handset (prompt=mobile at level 3). */
 
@@ -22,9 +23,13 @@ async function pendingOnHandset(subscriber: Subscriber) {
   throw new Error("no device request appeared");
 }
 
+/** Level-3 answers carry the check code the consumption device shows (number matching, issue 15). */
+let check = "";
+
 async function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string) {
   const res = await fetch(`${baseUrl}/device/requests/${id}`, {
-    method: "POST", redirect: "manual", body: new URLSearchParams({ decision, ...(pin !== undefined ? { pin } : {}) }),
+    method: "POST", redirect: "manual",
+    body: new URLSearchParams({ decision, check, ...(pin !== undefined ? { pin } : {}) }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
   });
   expect(res.status).toBe(303);
@@ -37,7 +42,8 @@ describe("PIN lockout on the handset", () => {
     const s = await createTestSubscriber({ pin: "8642" });
     const cookie = await enrolledDevice(s);
     const q = requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${s.msisdn}`, acr_values: "3" });
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
+    check = checkCode;
     const request = await pendingOnHandset(s);
     const results = [];
     for (let i = 0; i < 5; i++) results.push(await answer(request.id, cookie, "approve", "1357"));
@@ -65,7 +71,8 @@ describe("PIN lockout on the handset", () => {
     await db.subscriber.update({ where: { id: s.id }, data: { lockoutCount: 1, lockedUntil: new Date(Date.now() + 300_000) } });
     const cookie = await enrolledDevice(s);
     const q = requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${s.msisdn}`, acr_values: "3" });
-    const pending = authorize(q);
+    const { pending, checkCode } = await authorizeMobile(q);
+    check = checkCode;
     const request = await pendingOnHandset(s);
     expect(await answer(request.id, cookie, "approve", "8642")).toBe("locked");
     expect(await answer(request.id, cookie, "reject")).toBe("rejected");

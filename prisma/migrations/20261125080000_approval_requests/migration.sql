@@ -30,3 +30,6 @@ CREATE INDEX "DeviceRequest_clientId_status_idx" ON "DeviceRequest"("clientId", 
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
+-- CreateIndex
+CREATE INDEX "AuthorizationRequest_browserIdHash_idx" ON "AuthorizationRequest"("browserIdHash");
+
