@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const PRODUCTION_LIKE = { ...TEST_SECRETS, DATABASE_URL: "postgresql://op@127.0.0.1:9/identity", ISSUER: "https://id.example.com" };
 const env = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|DEMO_DATA|MESSAGING_CHANNEL|DEVICE_INBOX_ENABLED)$/.test(k)));
-  return { ...base, ...PRODUCTION_LIKE, ...extra } as NodeJS.ProcessEnv;
+  return { ...base, NODE_ENV: "production", ...PRODUCTION_LIKE, ...extra };
 };
 
 describe("MESSAGING_CHANNEL=inbox with PostgreSQL", () => {
