@@ -274,6 +274,27 @@ describe("one-time codes", () => {
     expect(errorOf(await post(await beginAuthorization(baseUrl, client), "msisdn", { msisdn: "447700999399" }, "2001:db8:1:3::1"))).toBeNull();
   });
 
+  it("handset enrolment: the same requester limits; the 429 page says when, with no form", async () => {
+    const s = await createTestSubscriber();
+    const enrol = (ip: string) => fetch(`${baseUrl}/device/enrol/start`, {
+      method: "POST", redirect: "manual", body: new URLSearchParams({ msisdn: s.msisdn }),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, "x-forwarded-for": ip },
+    });
+    const stranger = newIp();
+    const statuses = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) statuses.push((last = await enrol(stranger)).status);
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
+    const retryAfter = Number(last!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    const html = await last!.text();
+    const time = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    expect(html).toMatch(new RegExp(`Too many codes were requested\\. Try again at (${[-1, 0, 1]
+      .map((d) => time.format(new Date(Date.now() + (retryAfter + d) * 1000))).join("|")}) \\(in \\d+ minutes?\\)`));
+    expect(html).not.toContain("<form");
+    expect((await enrol(newIp())).status).toBe(303); // the subscriber, elsewhere
+  });
+
   it("at most 3 new codes per sign-in; the current code stays valid", async () => {
     const s = await createTestSubscriber();
     const ip = newIp();
