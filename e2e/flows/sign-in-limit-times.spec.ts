@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/a11y";
+import { DISPLAYS } from "../fixtures/displays";
 import { createRpClient } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import { startAuthorization } from "../screens/authorize";
@@ -11,13 +12,6 @@ import { submitNumber } from "../screens/sign-in";
  * then, on every display and in both languages. The limits themselves are tested over HTTP in
  * test/integration/security-abuse.test.ts; here the screen is opened as that 303 leaves it.
  */
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
-
 const TEXTS = {
   en: { retry: (time: string) => `Try again at ${time} (in 14 minutes).`, again: "Start again", resend: "Request a new code" },
   fr: { retry: (time: string) => `Réessayez à ${time} (dans 14 minutes).`, again: "Recommencer", resend: "Recevoir un nouveau code" },
