@@ -7,8 +7,8 @@ import type { StepProps } from "./step-props";
  * Sign-in, second step: the one-time code from the text message, plus the PIN at level 3; or,
  * when the subscriber has an enrolled handset, "Approve on your phone instead" (PhoneStep). What
  * cannot work until a lockout or limit ends is not shown: during a PIN lockout no code, PIN or
- * phone form (a link to start again instead); over the resend limit no "Request a new code" (the
- * current code stays valid).
+ * phone form; over the resend limit no "Request a new code" (the current code stays valid); a
+ * link to start again when nothing is left to submit.
  */
 export function CodeStep(props: StepProps & {
   maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
@@ -24,7 +24,7 @@ export function CodeStep(props: StepProps & {
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
       <p className={ui.text}>{maskedMsisdn ? t.code.sentTo(maskedMsisdn) : t.code.sent}</p>
       <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} t={t} retryAt={retryAt} />
-      {locked && <StartAgainLink id={id} t={t} ui={ui} />}
+      {burnt && !canResend && <StartAgainLink id={id} t={t} ui={ui} />}
       {!burnt && (
         <ScreenForm id={id} step="code" csrf={csrf} className={ui.stack}>
           <div>
