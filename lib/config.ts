@@ -24,7 +24,8 @@ const cidrList = z.string().default("").transform((value, ctx): CidrRange[] => {
     const version = isIP(address);
     const prefix = Number(bits);
     if (!version || extra !== undefined || !/^\d{1,3}$/.test(bits ?? "") || prefix > (version === 4 ? 32 : 128)) {
-      ctx.addIssue({ code: "custom", message: `must be a list of CIDR ranges such as 100.64.0.0/10 (bad entry "${entry.slice(0, 60)}")` });
+      const message = `must be a list of CIDR ranges such as 100.64.0.0/10 (bad entry "${entry.slice(0, 60)}")`;
+      ctx.addIssue({ code: "custom", message });
       return z.NEVER;
     }
     ranges.push({ address, prefix, family: version === 4 ? "ipv4" : "ipv6" });

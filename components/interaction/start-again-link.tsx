@@ -7,5 +7,9 @@ import { servicePath } from "@/lib/interaction/screen-headers";
  * without the message (its form comes back; a POST before the time is refused again).
  */
 export function StartAgainLink({ id, t, ui }: { id: string; t: Messages; ui: DisplayUi }) {
-  return <p className={ui.text}><a id="start-again" className={ui.link} href={servicePath(`/interaction/${id}`)}>{t.retry.startOver}</a></p>;
+  return (
+    <p className={ui.text}>
+      <a id="start-again" className={ui.link} href={servicePath(`/interaction/${id}`)}>{t.retry.startOver}</a>
+    </p>
+  );
 }

@@ -14,7 +14,9 @@ import { submitNumber } from "../screens/sign-in";
  */
 const TEXTS = {
   en: { retry: (time: string) => `Try again at ${time} (in 14 minutes).`, again: "Start again", resend: "Request a new code" },
-  fr: { retry: (time: string) => `Réessayez à ${time} (dans 14 minutes).`, again: "Recommencer", resend: "Recevoir un nouveau code" },
+  fr: {
+    retry: (time: string) => `Réessayez à ${time} (dans 14 minutes).`, again: "Recommencer", resend: "Recevoir un nouveau code",
+  },
 } as const;
 
 /** Opens the current screen as a limited step's 303 leaves it: `?e=<code>&until=<14 minutes from now>`. */

@@ -51,7 +51,9 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
     });
     invalidateClient({ clientId: id });
     // The rightful secret passes even while someone else's failures throttle its address (lib/http/client-auth.ts).
-    if (clientSecret && row.secretHash) await markSecretVerified({ clientId: id, secretHash: row.secretHash, secret: clientSecret });
+    if (clientSecret && row.secretHash) {
+      await markSecretVerified({ clientId: id, secretHash: row.secretHash, secret: clientSecret });
+    }
     return { client: toClientRecord(row), clientSecret };
   } catch (err) {
     if (isUniqueViolation(err)) throw new AdminError(`a client with id ${id} already exists`);

@@ -107,7 +107,8 @@ export const en = {
     send_limited: "Too many codes have been requested. Please wait before asking for another code.",
   } as Record<string, string>,
   retry: {
-    at: (time: string, minutes: number) => `Try again at ${time} (in ${minutes} minute${minutes === 1 ? "" : "s"}).`,
+    at: (time: string, minutes: number) =>
+      `Try again at ${time} (in ${minutes} minute${minutes === 1 ? "" : "s"}).`,
     startOver: "Start again",
   },
   failure: {

@@ -106,7 +106,8 @@ export const fr: Messages = {
     send_limited: "Trop de codes ont été demandés. Patientez avant d'en demander un autre.",
   },
   retry: {
-    at: (time: string, minutes: number) => `Réessayez à ${time} (dans ${minutes} minute${minutes > 1 ? "s" : ""}).`,
+    at: (time: string, minutes: number) =>
+      `Réessayez à ${time} (dans ${minutes} minute${minutes > 1 ? "s" : ""}).`,
     startOver: "Recommencer",
   },
   failure: {
