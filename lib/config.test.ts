@@ -55,4 +55,54 @@ describe("parseConfig", () => {
     for (const name of ["ISSUER", "CODE_TTL", "KEY_ENCRYPTION_SECRET", "SUBJECT_SECRET"]) expect(message).toContain(name);
     expect(message).not.toContain("\n");
   });
+
+  describe("the device inbox exists only in the local demo", () => {
+    const PG = "postgresql://u@127.0.0.1/db";
+
+    it("is the default channel with demo data (SQLite's default), and log otherwise", () => {
+      expect(parseConfig({ ...SECRETS })).toMatchObject({ DEMO_DATA: true, MESSAGING_CHANNEL: "inbox", DEVICE_INBOX_ENABLED: true });
+      expect(parseConfig({ ...SECRETS, DATABASE_URL: PG, ISSUER: "https://id.example.com" }))
+        .toMatchObject({ DEMO_DATA: false, MESSAGING_CHANNEL: "log", DEVICE_INBOX_ENABLED: false });
+      expect(parseConfig({ ...SECRETS, DEMO_DATA: "false" })).toMatchObject({ MESSAGING_CHANNEL: "log", DEVICE_INBOX_ENABLED: false });
+      expect(parseConfig({ ...SECRETS, DATABASE_URL: PG, DEMO_DATA: "true" })).toMatchObject({ MESSAGING_CHANNEL: "inbox" });
+      expect(parseConfig({ ...SECRETS, DEVICE_INBOX_ENABLED: "false" })).toMatchObject({ DEVICE_INBOX_ENABLED: false });
+    });
+
+    it.each([
+      ["MESSAGING_CHANNEL=inbox", { DATABASE_URL: PG, MESSAGING_CHANNEL: "inbox" }],
+      ["MESSAGING_CHANNEL=inbox", { DEMO_DATA: "false", MESSAGING_CHANNEL: "inbox" }],
+      ["DEVICE_INBOX_ENABLED=true", { DATABASE_URL: PG, DEVICE_INBOX_ENABLED: "true" }],
+    ])("refuses %s outside the demo with one line saying why", (what, env) => {
+      const message = failure({ ...SECRETS, ...env });
+      expect(message).toMatch(new RegExp(`^Invalid configuration: ${what} is only for the local demo`));
+      expect(message).toContain("one-time codes");
+      expect(message).not.toContain("\n");
+    });
+  });
+
+  describe("abuse limits", () => {
+    it("default to a tight limit per requester, a higher ceiling per number, and a carrier-NAT limit", () => {
+      expect(parseConfig({ ...SECRETS })).toMatchObject({
+        OTP_SEND_LIMIT_PER_REQUESTER: 5, OTP_SEND_LIMIT_PER_MSISDN: 20, OTP_SEND_LIMIT_PER_IP: 20,
+        OTP_SEND_LIMIT_PER_NAT_IP: 2000, CARRIER_NAT_RANGES: [],
+      });
+    });
+
+    it("parses CARRIER_NAT_RANGES, IPv4 and IPv6, separated by commas or spaces", () => {
+      const c = parseConfig({ ...SECRETS, CARRIER_NAT_RANGES: "100.64.0.0/10, 198.51.100.0/24 2001:db8:ca7::/48" });
+      expect(c.CARRIER_NAT_RANGES).toEqual([
+        { address: "100.64.0.0", prefix: 10, family: "ipv4" },
+        { address: "198.51.100.0", prefix: 24, family: "ipv4" },
+        { address: "2001:db8:ca7::", prefix: 48, family: "ipv6" },
+      ]);
+    });
+
+    it.each(["100.64.0.0", "100.64.0.0/33", "2001:db8::/129", "example.com/8", "10.0.0.0/8/1", "10.0.0.0/x"])(
+      "refuses the CARRIER_NAT_RANGES entry %s with one line naming it", (entry) => {
+        const message = failure({ ...SECRETS, CARRIER_NAT_RANGES: `100.64.0.0/10,${entry}` });
+        expect(message).toMatch(/^Invalid configuration: CARRIER_NAT_RANGES must be a list of CIDR ranges/);
+        expect(message).toContain(entry);
+        expect(message).not.toContain("\n");
+      });
+  });
 });

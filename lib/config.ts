@@ -1,5 +1,7 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
 
 /**
  * The service configuration: the only reader of `process.env`.
@@ -9,6 +11,27 @@ const seconds = (def: number, max: number) => z.coerce.number().int().positive()
 const secret = z
   .string({ error: "is required (at least 32 characters; `npm start` generates one in .data/secrets.env)" })
   .min(32, "must be at least 32 characters");
+
+const count = (def: number) => z.coerce.number().int().positive().max(1_000_000).default(def);
+
+export interface CidrRange { address: string; prefix: number; family: "ipv4" | "ipv6" }
+
+/** "100.64.0.0/10, 2001:db8::/32": comma- or space-separated CIDR ranges, IPv4 and IPv6. */
+const cidrList = z.string().default("").transform((value, ctx): CidrRange[] => {
+  const ranges: CidrRange[] = [];
+  for (const entry of value.split(/[\s,]+/).filter(Boolean)) {
+    const [address = "", bits, extra] = entry.split("/");
+    const version = isIP(address);
+    const prefix = Number(bits);
+    if (!version || extra !== undefined || !/^\d{1,3}$/.test(bits ?? "") || prefix > (version === 4 ? 32 : 128)) {
+      const message = `must be a list of CIDR ranges such as 100.64.0.0/10 (bad entry "${entry.slice(0, 60)}")`;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    ranges.push({ address, prefix, family: version === 4 ? "ipv4" : "ipv6" });
+  }
+  return ranges;
+});
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -31,11 +54,9 @@ const schema = z.object({
   PURGE_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(600),
   KEY_ENCRYPTION_SECRET: secret,
   SUBJECT_SECRET: secret,
-  MESSAGING_CHANNEL: z.enum(["inbox", "log"]).default("inbox"),
-  DEVICE_INBOX_ENABLED: z
-    .enum(["true", "false"])
-    .optional()
-    .transform((v) => v),
+  // Default: inbox in the local demo, else log (lib/messaging/device-inbox-allowed.ts).
+  MESSAGING_CHANNEL: z.enum(["inbox", "log"]).optional(),
+  DEVICE_INBOX_ENABLED: z.enum(["true", "false"]).optional(),
   // SQLite busy_timeout: how long a write waits for another connection's lock before the request
   // answers 503 (lib/db.ts). Milliseconds.
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -49,10 +70,14 @@ const schema = z.object({
   CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Abuse limits an operator may tune (lib/security/limits.ts has the windows and the fixed policy).
-  OTP_SEND_LIMIT_PER_MSISDN: z.coerce.number().int().positive().max(1_000_000).default(5),
-  OTP_SEND_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(20),
-  CLIENT_AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().max(1_000_000).default(10),
-  CLIENT_AUTH_FAILURE_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(50),
+  OTP_SEND_LIMIT_PER_REQUESTER: count(5),
+  OTP_SEND_LIMIT_PER_MSISDN: count(20),
+  OTP_SEND_LIMIT_PER_IP: count(20),
+  OTP_SEND_LIMIT_PER_NAT_IP: count(2000),
+  // The operator's own carrier-grade NAT ranges (mobile data): thousands of subscribers per address.
+  CARRIER_NAT_RANGES: cidrList,
+  CLIENT_AUTH_FAILURE_LIMIT: count(10),
+  CLIENT_AUTH_FAILURE_LIMIT_PER_IP: count(50),
   // How many reverse proxies in front of the service append to X-Forwarded-For (lib/http/client-ip.ts).
   // Demo clients (published secrets) and subscribers (known PINs), seeded by `npm start`. Default:
   // on for the embedded SQLite database (the local set-up), off for PostgreSQL (production).
@@ -73,8 +98,9 @@ const schema = z.object({
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
 });
 
-export type Config = Readonly<Omit<z.infer<typeof schema>, "DEVICE_INBOX_ENABLED" | "DEMO_DATA">
-  & { DEVICE_INBOX_ENABLED: boolean; DEMO_DATA: boolean }>;
+type Parsed = z.infer<typeof schema>;
+export type Config = Readonly<Omit<Parsed, "DEVICE_INBOX_ENABLED" | "DEMO_DATA" | "MESSAGING_CHANNEL">
+  & { DEVICE_INBOX_ENABLED: boolean; DEMO_DATA: boolean; MESSAGING_CHANNEL: "inbox" | "log" }>;
 
 /** Parses an environment into a frozen configuration, or throws one line naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -85,9 +111,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   const c = result.data;
-  const inbox = c.DEVICE_INBOX_ENABLED ? c.DEVICE_INBOX_ENABLED === "true" : c.MESSAGING_CHANNEL === "inbox";
   const demo = c.DEMO_DATA ? c.DEMO_DATA === "true" : c.DATABASE_URL.startsWith("file:");
-  return Object.freeze({ ...c, ISSUER: c.ISSUER, DEVICE_INBOX_ENABLED: inbox, DEMO_DATA: demo });
+  const allowed = deviceInboxAllowed({ DEMO_DATA: demo });
+  const channel = c.MESSAGING_CHANNEL ?? (allowed ? "inbox" : "log");
+  const inbox = channel === "inbox" && c.DEVICE_INBOX_ENABLED !== "false";
+  if (!allowed && (channel === "inbox" || c.DEVICE_INBOX_ENABLED === "true")) {
+    const what = channel === "inbox" ? "MESSAGING_CHANNEL=inbox" : "DEVICE_INBOX_ENABLED=true";
+    throw new Error(`Invalid configuration: ${what} is only for the local demo (DEMO_DATA, the default with SQLite): `
+      + "/device/inbox shows any number's one-time codes to anyone; use MESSAGING_CHANNEL=log or an SMS gateway");
+  }
+  return Object.freeze({ ...c, MESSAGING_CHANNEL: channel, DEVICE_INBOX_ENABLED: inbox, DEMO_DATA: demo });
 }
 
 let cached: Config | undefined;

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { DisplayFrame } from "../components/display/display-frame";
 import { ScreenStep } from "../components/interaction/screen-step";
+import { readStepNotice } from "../lib/interaction/read-step-notice";
 import { db } from "../lib/db";
 import { escapeHtml } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
@@ -35,10 +36,9 @@ export async function wapScreen({ id, cookie, query }: { id: string; cookie: str
     const { request, params: p } = pending;
     const t = getMessages(p.uiLocales);
     const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.get("step") === "msisdn" });
-    const e = query.get("e");
-    const error = e && Object.hasOwn(t.errors, e) ? t.errors[e as keyof typeof t.errors] : undefined;
+    const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
     const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
-    const common = { id, csrf, t, clientName: p.clientName, error };
+    const common = { id, csrf, t, clientName: p.clientName, ...notice };
     const body = renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>
         {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}

@@ -1,21 +1,30 @@
 import { FormAlert } from "./form-alert";
 import { ScreenForm } from "./screen-form";
+import { StartAgainLink } from "./start-again-link";
 import type { StepProps } from "./step-props";
 
 /**
  * Sign-in, second step: the one-time code from the text message, plus the PIN at level 3; or,
- * when the subscriber has an enrolled handset, "Approve on your phone instead" (PhoneStep).
+ * when the subscriber has an enrolled handset, "Approve on your phone instead" (PhoneStep). What
+ * cannot work until a lockout or limit ends is not shown: during a PIN lockout no code, PIN or
+ * phone form; over the resend limit no "Request a new code" (the current code stays valid); a
+ * link to start again when nothing is left to submit.
  */
 export function CodeStep(props: StepProps & {
   maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
 }) {
-  const { id, csrf, t, ui, clientName, error, maskedMsisdn, needsPin, burnt, canChangeNumber, phoneOffered } = props;
+  const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn, needsPin, canChangeNumber } = props;
+  const locked = errorCode === "pin_locked";
+  const burnt = props.burnt || locked;
+  const phoneOffered = props.phoneOffered && !locked;
+  const canResend = !locked && errorCode !== "send_limited";
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.code.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
       <p className={ui.text}>{maskedMsisdn ? t.code.sentTo(maskedMsisdn) : t.code.sent}</p>
-      <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} />
+      <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} t={t} retryAt={retryAt} />
+      {burnt && !canResend && <StartAgainLink id={id} t={t} ui={ui} />}
       {!burnt && (
         <ScreenForm id={id} step="code" csrf={csrf} className={ui.stack}>
           <div>
@@ -44,9 +53,11 @@ export function CodeStep(props: StepProps & {
         </ScreenForm>
       )}
       <div className={ui.row}>
-        <ScreenForm id={id} step="resend" csrf={csrf}>
-          <button type="submit" id="resend" className={ui.secondary}>{t.code.resend}</button>
-        </ScreenForm>
+        {canResend && (
+          <ScreenForm id={id} step="resend" csrf={csrf}>
+            <button type="submit" id="resend" className={ui.secondary}>{t.code.resend}</button>
+          </ScreenForm>
+        )}
         {canChangeNumber && (
           <ScreenForm id={id} step="restart" csrf={csrf}>
             <button type="submit" id="restart" className={ui.secondary}>{t.code.otherNumber}</button>

@@ -10,4 +10,7 @@ export interface StepProps {
   clientName: string;
   /** Localized message of the last failed step, if any. */
   error?: string;
+  /** Its code and, for a lockout or limit, when it ends (lib/interaction/read-step-notice.ts). */
+  errorCode?: string;
+  retryAt?: Date;
 }

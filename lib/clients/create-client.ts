@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
 import { AdminError, isUniqueViolation } from "./admin-error";
 import { checkClientName, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
@@ -49,6 +50,10 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
       },
     });
     invalidateClient({ clientId: id });
+    // The rightful secret passes even while someone else's failures throttle its address (lib/http/client-auth.ts).
+    if (clientSecret && row.secretHash) {
+      await markSecretVerified({ clientId: id, secretHash: row.secretHash, secret: clientSecret });
+    }
     return { client: toClientRecord(row), clientSecret };
   } catch (err) {
     if (isUniqueViolation(err)) throw new AdminError(`a client with id ${id} already exists`);

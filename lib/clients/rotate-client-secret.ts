@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
 import { AdminError } from "./admin-error";
 import { invalidateClient } from "./get-client";
@@ -9,7 +10,9 @@ export async function rotateClientSecret({ clientId }: { clientId: string }): Pr
   if (!row) throw new AdminError(`unknown client ${clientId}`);
   if (row.isPublic) throw new AdminError(`client ${clientId} is public and has no secret`);
   const clientSecret = randomToken(32);
-  await db.client.update({ where: { id: clientId }, data: { secretHash: await hashSecret(clientSecret) } });
+  const secretHash = await hashSecret(clientSecret);
+  await db.client.update({ where: { id: clientId }, data: { secretHash } });
   invalidateClient({ clientId });
+  await markSecretVerified({ clientId, secretHash, secret: clientSecret }); // see create-client.ts
   return { clientSecret };
 }

@@ -1,6 +1,8 @@
 import { config } from "../config";
 import { clientIp } from "../http/client-ip";
-import { PAGE_HEADERS } from "../http/html";
+import { escapeHtml, PAGE_HEADERS } from "../http/html";
+import { en } from "../i18n/en";
+import { formatRetry } from "../i18n/format-retry";
 import { limitCodeSends } from "../security/limit-code-sends";
 import { readBodyText } from "../http/params";
 import { isSameOriginPost } from "../interaction/is-same-origin-post";
@@ -22,13 +24,16 @@ function seeOther(path: string, ...cookies: string[]): Response {
   return new Response(null, { status: 303, headers });
 }
 
-/** 429 (RFC 6585 §4) with Retry-After: a plain page, since the enrolment forms work without script. */
+/**
+ * 429 (RFC 6585 §4) with Retry-After and the exact time to try again: a plain page without a form
+ * (none can work before then), since the enrolment forms work without script.
+ */
 function tooManyCodes(retryAfter: number): Response {
-  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+  const retry = formatRetry({ t: en, retryAt: new Date(Date.now() + retryAfter * 1000) });
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8">`
     + `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Too many codes</title></head>`
-    + `<body><main><h1>Too many codes</h1><p role="alert">Too many codes were requested. Try again in ${minutes} `
-    + `minute${minutes === 1 ? "" : "s"}.</p><p><a href="${servicePath("/device/enrol")}">Back</a></p></main></body></html>`;
+    + `<body><main><h1>Too many codes</h1><p role="alert">Too many codes were requested. ${escapeHtml(retry)}</p>`
+    + `<p><a href="${servicePath("/device/enrol")}">Back</a></p></main></body></html>`;
   return new Response(body, { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(retryAfter) } });
 }
 

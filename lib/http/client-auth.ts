@@ -1,5 +1,6 @@
 import { ClientAuthThrottled, InvalidClient, OAuthError } from "../oauth/errors";
-import { assertNotThrottled, assertNotThrottledLocally, recordClientAuthFailure } from "../security/throttle-client-auth";
+import { findClientAuthThrottle, recordClientAuthFailure } from "../security/throttle-client-auth";
+import { isSecretMarkedVerified, markSecretVerified } from "../security/verified-client-secret";
 import { getClient, type RegisteredClient } from "../clients/get-client";
 import { sha256, verifySecret } from "../crypto";
 import { clientIp } from "./client-ip";
@@ -60,9 +61,11 @@ export function presentedCredentials(headers: Headers, params: Params): Presente
  * Authenticates the client of a request (RFC 6749 §2.3). Confidential clients need a secret,
  * compared in constant time against its scrypt hash; public clients may present only client_id.
  * Any failure is `401 invalid_client` with a WWW-Authenticate header. Failures are counted per
- * client_id and per IP (lib/security/throttle-client-auth.ts): over the limit the answer is 429
- * `invalid_client` with Retry-After, even for the right secret. A success whose secret is in the
- * verified cache runs no database statement beyond the (cached) client lookup.
+ * (client_id, address) and per address (lib/security/throttle-client-auth.ts). While either is
+ * over its limit, the right secret still passes if it verifies without an scrypt (this process's
+ * cache, or its mark: lib/security/verified-client-secret.ts); anything else gets 429
+ * `invalid_client` with Retry-After and costs no scrypt. A success whose secret is in the verified
+ * cache runs no database statement beyond the (cached) client lookup.
  */
 export async function authenticateClient({ headers, params }: { headers: Headers; params: Params }):
   Promise<RegisteredClient> {
@@ -72,7 +75,6 @@ export async function authenticateClient({ headers, params }: { headers: Headers
     const creds = presentedCredentials(headers, params);
     if (!creds) throw invalidClient("client authentication is required");
     clientId = creds.clientId.slice(0, 200);
-    assertNotThrottledLocally({ clientId, ip });
     return await checkCredentials(creds, { clientId, ip });
   } catch (err) {
     if (!(err instanceof OAuthError) || err.error !== "invalid_client" || err instanceof ClientAuthThrottled) throw err;
@@ -84,7 +86,8 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
   const client = await getClient({ clientId: creds.clientId });
   if (!client || !client.active) {
     if (creds.clientSecret) {
-      await assertNotThrottled(who);
+      const throttle = await findClientAuthThrottle(who);
+      if (throttle) throw throttle;
       await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
     }
     throw invalidClient("client authentication failed");
@@ -95,11 +98,17 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
   }
   if (!creds.clientSecret || !client.secretHash) throw invalidClient("client authentication failed");
   if (isVerifiedCached(creds.clientSecret, client.secretHash)) return client;
-  // Not a secret this process has verified recently: check the throttle before spending an scrypt.
-  await assertNotThrottled(who);
-  if (!(await verifySecretAndCache(creds.clientSecret, client.secretHash))) {
-    throw invalidClient("client authentication failed");
+  const secret = { clientId: client.id, secretHash: client.secretHash, secret: creds.clientSecret };
+  // Someone's failures throttle this pair or address: no scrypt, but a marked secret still passes.
+  const throttle = await findClientAuthThrottle(who);
+  if (throttle) {
+    if (!(await isSecretMarkedVerified(secret))) throw throttle;
+    rememberVerified(creds.clientSecret, client.secretHash);
+    return client;
   }
+  if (!(await verifySecret(creds.clientSecret, client.secretHash))) throw invalidClient("client authentication failed");
+  rememberVerified(creds.clientSecret, client.secretHash);
+  await markSecretVerified(secret);
   return client;
 }
 
@@ -119,11 +128,7 @@ function isVerifiedCached(secret: string, hash: string): boolean {
   return at !== undefined && Date.now() - at < VERIFIED_MS;
 }
 
-async function verifySecretAndCache(secret: string, hash: string): Promise<boolean> {
-  const ok = await verifySecret(secret, hash);
-  if (ok) {
-    verified.set(cacheKey(secret, hash), Date.now());
-    if (verified.size > 10_000) verified.delete(verified.keys().next().value!);
-  }
-  return ok;
+function rememberVerified(secret: string, hash: string) {
+  verified.set(cacheKey(secret, hash), Date.now());
+  if (verified.size > 10_000) verified.delete(verified.keys().next().value!);
 }

@@ -104,8 +104,13 @@ export const en = {
     phone_expired: "The request on your phone expired before it was answered. Enter the code, or send the request to your phone again.",
     phone_unavailable: "No registered phone can approve this sign-in. Enter the code instead.",
     pin_locked: "Too many wrong PINs: signing in with your PIN is blocked for a while (5 minutes at first, longer after repeated lockouts). Try again later, or ask customer care to unlock it.",
-    send_limited: "Too many codes have been requested. Please wait a while (up to an hour) before asking for another code.",
+    send_limited: "Too many codes have been requested. Please wait before asking for another code.",
   } as Record<string, string>,
+  retry: {
+    at: (time: string, minutes: number) =>
+      `Try again at ${time} (in ${minutes} minute${minutes === 1 ? "" : "s"}).`,
+    startOver: "Start again",
+  },
   failure: {
     title: "This sign-in cannot continue",
     notFound: "This sign-in link is not valid. Go back to the app and start again.",

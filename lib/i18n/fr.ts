@@ -103,7 +103,12 @@ export const fr: Messages = {
     phone_expired: "La demande envoyée à votre téléphone a expiré sans réponse. Saisissez le code, ou renvoyez la demande à votre téléphone.",
     phone_unavailable: "Aucun téléphone enregistré ne peut approuver cette connexion. Saisissez plutôt le code.",
     pin_locked: "Trop de codes PIN incorrects : la connexion avec votre PIN est bloquée pour un moment (5 minutes la première fois, plus longtemps ensuite). Réessayez plus tard ou demandez le déblocage au service client.",
-    send_limited: "Trop de codes ont été demandés. Patientez un moment (jusqu'à une heure) avant d'en demander un autre.",
+    send_limited: "Trop de codes ont été demandés. Patientez avant d'en demander un autre.",
+  },
+  retry: {
+    at: (time: string, minutes: number) =>
+      `Réessayez à ${time} (dans ${minutes} minute${minutes > 1 ? "s" : ""}).`,
+    startOver: "Recommencer",
   },
   failure: {
     title: "Cette connexion ne peut pas continuer",

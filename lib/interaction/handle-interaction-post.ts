@@ -63,6 +63,8 @@ function seeOther(id: string, result: StepResult): Response {
     const query = new URLSearchParams();
     if (result.step) query.set("step", result.step);
     if (result.error) query.set("e", result.error);
+    // The screen tells the exact time the limit ends (lib/interaction/read-step-notice.ts).
+    if (result.retryAfter) query.set("until", String(Math.ceil(Date.now() / 1000) + result.retryAfter));
     const qs = query.toString();
     location = serviceUrl(`/interaction/${id}${qs ? `?${qs}` : ""}`);
   }

@@ -14,15 +14,17 @@ export type IssueResult = { issued: true } | { issued: false; retryAfter?: numbe
  * it to the subscriber. When the number is unknown or the subscriber is not active, a code hash is
  * stored all the same and nothing is sent, so the screens behave identically and the check fails
  * later with the generic message: which numbers exist is never revealed. Sending is limited
- * (lib/security/limit-code-sends.ts): a first code per number asked for (`target`, known or not),
- * a new code (`resend`) per request, both per client IP; over a limit nothing is stored or sent
+ * (lib/security/limit-code-sends.ts): per requester (this browser, the client IP) and, for a first
+ * code, per number asked for (`target`, known or not); a new code (`resend`) per request. Over a
+ * limit nothing is stored or sent
  * and `retryAfter` says how long to wait. `issued: false` without it: no longer pending.
  */
-export async function issueSignInCode({ requestId, params, recipient, target, resend = false, ip }: {
+export async function issueSignInCode({ requestId, params, recipient, target, resend = false, ip, browserId }: {
   requestId: string; params: AuthorizationParams; recipient: Recipient; target: string; resend?: boolean; ip?: string;
+  browserId?: string;
 }): Promise<IssueResult> {
   const verdict = await limitCodeSends({
-    msisdn: recipient?.msisdn ?? target, resendOf: resend ? requestId : undefined, ip, clientId: params.clientId,
+    msisdn: recipient?.msisdn ?? target, resendOf: resend ? requestId : undefined, ip, browserId, clientId: params.clientId,
   });
   if (!verdict.allowed) return { issued: false, retryAfter: verdict.retryAfter };
   const active = recipient?.status === "active" ? recipient : null;

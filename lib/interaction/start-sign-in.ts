@@ -11,7 +11,7 @@ const RECIPIENT = { id: true, msisdn: true, status: true } as const;
  * `msisdn` field. A code is issued either way (see issueSignInCode); then the code step. Over a
  * sending limit the number step is shown again with the message and `Retry-After`.
  */
-export async function startSignIn({ request, params, form, ip }: StepInput): Promise<StepResult> {
+export async function startSignIn({ request, params, form, ip, browserId }: StepInput): Promise<StepResult> {
   if (request.status !== "pending") return { to: "interaction" };
   let recipient;
   let target: string;
@@ -30,7 +30,7 @@ export async function startSignIn({ request, params, form, ip }: StepInput): Pro
     recipient = await db.subscriber.findUnique({ where: { msisdn }, select: RECIPIENT });
     target = msisdn;
   }
-  const result = await issueSignInCode({ requestId: request.id, params, recipient, target, ip });
+  const result = await issueSignInCode({ requestId: request.id, params, recipient, target, ip, browserId });
   if (!result.issued && result.retryAfter) {
     return { to: "interaction", error: "send_limited", step: "msisdn", retryAfter: result.retryAfter };
   }

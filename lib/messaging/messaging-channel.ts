@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { deviceInboxAllowed } from "./device-inbox-allowed";
 import { createInboxChannel } from "./inbox-channel";
 import { createLogChannel } from "./log-channel";
 
@@ -16,9 +17,11 @@ let channel: MessagingChannel | undefined;
 
 /**
  * The configured channel: `inbox` stores each message in the Message table (the device inbox page
- * shows it, as a handset would); `log` only writes a redacted log line (nothing is delivered).
+ * shows it, as a handset would), only in the local demo; `log` only writes a redacted log line
+ * (nothing is delivered).
  */
 export function getMessagingChannel(): MessagingChannel {
-  channel ??= config().MESSAGING_CHANNEL === "inbox" ? createInboxChannel() : createLogChannel();
+  const c = config();
+  channel ??= c.MESSAGING_CHANNEL === "inbox" && deviceInboxAllowed(c) ? createInboxChannel() : createLogChannel();
   return channel;
 }

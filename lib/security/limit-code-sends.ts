@@ -1,27 +1,47 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { hitRateLimit } from "./hit-rate-limit";
-import { otpResendsPerRequest, otpSendsPerIp, otpSendsPerMsisdn, type Limit } from "./limits";
+import { addressSubject } from "../http/address-subject";
+import { isCarrierNat } from "../http/is-carrier-nat";
+import { hitRateLimit, type RateLimitVerdict } from "./hit-rate-limit";
+import { otpResendsPerRequest, otpSendsPerIp, otpSendsPerMsisdn, otpSendsPerNatAddress, otpSendsPerRequester,
+  type Limit } from "./limits";
 
 export type SendVerdict = { allowed: true } | { allowed: false; retryAfter: number };
 
 /**
- * Counts one request to text a one-time code against the per-IP limit and either the per-MSISDN
- * limit (a first code: `msisdn` is the number asked for, known or not, so the limit is the same for
- * every number and says nothing about which exist) or the per-request resend limit (`resendOf`).
- * Protects against SMS pumping and against flooding a subscriber's phone. Two upserts, run
- * together; a refusal is audited.
+ * Counts one request to text a one-time code (SMS pumping, flooding a handset) without letting a
+ * stranger lock a subscriber out. First the requester's limits, tight and keyed on whoever asks:
+ * per client address (an IPv6 /64; the operator's carrier-NAT ranges have their own, higher limit),
+ * and for a first code per (browser, number) and per (address, number), or for a new code
+ * (`resendOf`) per authorization request. Only when all of them allow it does the code count
+ * against the number's ceiling, which is higher: one requester's budget cannot reach it. `msisdn`
+ * is the number asked for, known or not, so no limit says which numbers exist. Up to four upserts;
+ * a refusal is audited.
  */
-export async function limitCodeSends({ msisdn, resendOf, ip, clientId }: {
-  msisdn?: string; resendOf?: string; ip?: string; clientId?: string;
+export async function limitCodeSends({ msisdn, resendOf, ip = "unknown", browserId, clientId }: {
+  msisdn?: string; resendOf?: string; ip?: string; browserId?: string; clientId?: string;
 }): Promise<SendVerdict> {
-  const [subject, limit]: [string, Limit] = resendOf ? [resendOf, otpResendsPerRequest()] : [msisdn ?? "", otpSendsPerMsisdn()];
-  const [perTarget, perIp] = await Promise.all([
-    hitRateLimit({ limit, subject }),
-    hitRateLimit({ limit: otpSendsPerIp(), subject: ip ?? "unknown" }),
-  ]);
-  if (perTarget.allowed && perIp.allowed) return { allowed: true };
-  const retryAfter = Math.max(perTarget.retryAfter, perIp.retryAfter);
+  const carrierNat = isCarrierNat(ip);
+  const address = addressSubject(ip);
+  const requester: [Limit, string][] = [[otpSendsPerIp({ carrierNat }), address]];
+  if (resendOf) requester.push([otpResendsPerRequest(), resendOf]);
+  else {
+    const number = msisdn ?? "";
+    requester.push([carrierNat ? otpSendsPerNatAddress() : otpSendsPerRequester(), `${address}\n${number}`]);
+    if (browserId) requester.push([otpSendsPerRequester(), `browser:${browserId}\n${number}`]);
+  }
+  const refused = (await hitAll(requester)) ?? (resendOf ? null : await hitAll([[otpSendsPerMsisdn(), msisdn ?? ""]]));
+  if (!refused) return { allowed: true };
   await recordAuditEvent({ type: "code_send_limited", outcome: "throttled", clientId, ip,
-    detail: { limit: perTarget.allowed ? "per_ip" : limit.name, retry_after: retryAfter } });
-  return { allowed: false, retryAfter };
+    detail: { limit: refused.limit.name, retry_after: refused.verdict.retryAfter } });
+  return { allowed: false, retryAfter: refused.verdict.retryAfter };
+}
+
+/** Counts a hit on every limit together; the refusing one that lasts longest, or null. */
+async function hitAll(limits: [Limit, string][]): Promise<{ limit: Limit; verdict: RateLimitVerdict } | null> {
+  const verdicts = await Promise.all(limits.map(([limit, subject]) => hitRateLimit({ limit, subject })));
+  let refused: { limit: Limit; verdict: RateLimitVerdict } | null = null;
+  for (const [i, verdict] of verdicts.entries()) {
+    if (!verdict.allowed && verdict.retryAfter > (refused?.verdict.retryAfter ?? 0)) refused = { limit: limits[i]![0], verdict };
+  }
+  return refused;
 }

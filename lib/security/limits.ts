@@ -23,26 +23,51 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/** One-time codes sent to one MSISDN (known or not: the limit must not reveal which numbers exist). */
+/**
+ * Codes one requester may have sent to one number: counted per (browser, number) and per (client
+ * address, number). The tight limit, keyed on whoever asks, so a stranger spends his own budget,
+ * not the subscriber's (lib/security/limit-code-sends.ts).
+ */
+export const otpSendsPerRequester = (): Limit =>
+  ({ name: "otp-requester", limit: config().OTP_SEND_LIMIT_PER_REQUESTER, windowSeconds: 15 * 60 });
+
+/**
+ * Per (carrier-NAT address, number): a NAT address is not one requester, so it gets half the
+ * per-number ceiling, which one address alone can therefore never reach.
+ */
+export const otpSendsPerNatAddress = (): Limit =>
+  ({ name: "otp-nat-msisdn", limit: Math.max(1, Math.floor(config().OTP_SEND_LIMIT_PER_MSISDN / 2)), windowSeconds: 15 * 60 });
+
+/**
+ * The ceiling per number (known or not: the limit must not reveal which numbers exist), counted
+ * only for codes every requester limit allowed. Bounds SMS pumping and flooding of one handset.
+ */
 export const otpSendsPerMsisdn = (): Limit =>
   ({ name: "otp-msisdn", limit: config().OTP_SEND_LIMIT_PER_MSISDN, windowSeconds: 15 * 60 });
 
 /**
  * "Request a new code" per authorization request. Resends are not counted per number: for an
  * unknown number the typed digits are not kept, and counting only known numbers would reveal which
- * exist. Sends to one number are therefore bounded by (1 + this) x the per-MSISDN limit.
+ * exist. A request belongs to one browser, so this is a requester limit too.
  */
 export const otpResendsPerRequest = (): Limit => ({ name: "otp-resend", limit: 3, windowSeconds: 60 * 60 });
 
-/** One-time codes requested from one client IP address, whatever the numbers (SMS pumping). */
-export const otpSendsPerIp = (): Limit =>
-  ({ name: "otp-ip", limit: config().OTP_SEND_LIMIT_PER_IP, windowSeconds: 60 * 60 });
+/**
+ * One-time codes requested from one client address (an IPv6 /64), whatever the numbers (SMS
+ * pumping); the operator's carrier-grade NAT ranges (`CARRIER_NAT_RANGES`) have their own limit.
+ */
+export const otpSendsPerIp = ({ carrierNat = false } = {}): Limit => carrierNat
+  ? { name: "otp-nat-ip", limit: config().OTP_SEND_LIMIT_PER_NAT_IP, windowSeconds: 60 * 60 }
+  : { name: "otp-ip", limit: config().OTP_SEND_LIMIT_PER_IP, windowSeconds: 60 * 60 };
 
-/** Failed client authentications for one client_id at /token, /revoke, /introspect. */
+/**
+ * Failed client authentications for one client_id from one address, at /token, /revoke,
+ * /introspect. Keyed on the pair, so failures from elsewhere never throttle the relying party.
+ */
 export const clientAuthFailuresPerClient = (): Limit =>
-  ({ name: "client-auth", limit: config().CLIENT_AUTH_FAILURE_LIMIT, windowSeconds: 15 * 60 });
+  ({ name: "client-auth-pair", limit: config().CLIENT_AUTH_FAILURE_LIMIT, windowSeconds: 15 * 60 });
 
-/** Failed client authentications from one IP address, whatever the client_id (credential spraying). */
+/** Failed client authentications from one address (an IPv6 /64), whatever the client_id (spraying). */
 export const clientAuthFailuresPerIp = (): Limit =>
   ({ name: "client-auth-ip", limit: config().CLIENT_AUTH_FAILURE_LIMIT_PER_IP, windowSeconds: 15 * 60 });
 

@@ -1,37 +1,44 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
+import { addressSubject } from "../http/address-subject";
 import { ClientAuthThrottled } from "../oauth/errors";
 import { hitRateLimit, peekRateLimit } from "./hit-rate-limit";
 import { clientAuthFailuresPerClient, clientAuthFailuresPerIp } from "./limits";
 
 /**
  * Client authentication failure throttling at /token, /revoke, /introspect (and wherever a client
- * authenticates). Only failures are counted, in the database (per client_id and per IP, fixed
- * windows), so a successful authentication costs no statement: the gate before it is an in-memory
- * copy of verdicts this process already read from the database, plus one indexed read before an
- * scrypt (which happens only when the secret is not in the verified-secret cache).
+ * authenticates). Only failures are counted, in the database (fixed windows), per (client_id,
+ * address) and per address (an IPv6 /64), never per client_id alone: client_ids are public (every
+ * authorization URL carries one), and failures from elsewhere must not throttle the relying party.
+ * A throttle does not refuse a right secret: lib/http/client-auth.ts still accepts one that verifies
+ * without an scrypt, and refuses only what it would have to spend an scrypt on.
  */
 const throttledUntil = new Map<string, number>();
 
-const subjects = (clientId: string | undefined, ip: string) =>
-  [...(clientId ? [[clientAuthFailuresPerClient(), clientId] as const] : []), [clientAuthFailuresPerIp(), ip] as const];
+const subjects = (clientId: string | undefined, ip: string) => {
+  const address = addressSubject(ip);
+  return [...(clientId ? [[clientAuthFailuresPerClient(), `${clientId}\n${address}`] as const] : []),
+    [clientAuthFailuresPerIp(), address] as const];
+};
 
-/** Throws ClientAuthThrottled while this process knows the client or IP to be throttled (no I/O). */
-export function assertNotThrottledLocally({ clientId, ip, now = Date.now() }: { clientId?: string; ip: string; now?: number }) {
-  for (const [limit, subject] of subjects(clientId, ip)) {
+/**
+ * The throttle that applies to a client_id from an address, or null: first this process's memory
+ * of verdicts (no I/O), then one indexed read per key.
+ */
+export async function findClientAuthThrottle({ clientId, ip, now = Date.now() }: {
+  clientId?: string; ip: string; now?: number;
+}): Promise<ClientAuthThrottled | null> {
+  const list = subjects(clientId, ip);
+  for (const [limit, subject] of list) {
     const until = throttledUntil.get(`${limit.name}:${subject}`);
     if (until === undefined) continue;
-    if (until > now) throw new ClientAuthThrottled(Math.ceil((until - now) / 1000));
+    if (until > now) return new ClientAuthThrottled(Math.ceil((until - now) / 1000));
     throttledUntil.delete(`${limit.name}:${subject}`);
   }
-}
-
-/** Asks the database (one read per key) before an expensive secret check; throws when throttled. */
-export async function assertNotThrottled({ clientId, ip, now = Date.now() }: { clientId?: string; ip: string; now?: number }) {
-  assertNotThrottledLocally({ clientId, ip, now });
-  for (const [limit, subject] of subjects(clientId, ip)) {
+  for (const [limit, subject] of list) {
     const verdict = await peekRateLimit({ limit, subject, now });
-    if (!verdict.allowed) throw remember(`${limit.name}:${subject}`, verdict.retryAfter, now);
+    if (!verdict.allowed) return remember(`${limit.name}:${subject}`, verdict.retryAfter, now);
   }
+  return null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from "@/test/support/server";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
+import { markSecretVerified } from "@/lib/security/verified-client-secret";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import { basic, issueTestCode, redeemCode } from "@/test/support/codes";
 import { signInAndConsent } from "@/test/support/browserless";
@@ -18,7 +19,8 @@ import { beginAuthorization, getInteraction, postStep, type Flow } from "@/e2e/f
  * address and the per-IP limits of one test do not spill into another.
  */
 const LIMITS = {
-  OTP_SEND_LIMIT_PER_MSISDN: "5", OTP_SEND_LIMIT_PER_IP: "20",
+  OTP_SEND_LIMIT_PER_REQUESTER: "5", OTP_SEND_LIMIT_PER_MSISDN: "20", OTP_SEND_LIMIT_PER_IP: "20",
+  OTP_SEND_LIMIT_PER_NAT_IP: "30", CARRIER_NAT_RANGES: "100.64.0.0/10, 2001:db8:ca7::/48",
   CLIENT_AUTH_FAILURE_LIMIT: "10", CLIENT_AUTH_FAILURE_LIMIT_PER_IP: "50", TRUSTED_PROXY: "1",
 };
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -188,29 +190,51 @@ describe("one-time codes", () => {
     expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
   });
 
-  it("at most 5 codes per number per 15 minutes, known or unknown: then the screen says so, with Retry-After", async () => {
+  it("a stranger cannot lock a subscriber out: 5 codes per requester and number, the screen says when to try again", async () => {
+    const s = await createTestSubscriber();
+    const stranger = newIp();
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      const f = await beginAuthorization(baseUrl, client); // a fresh browser each time: only the address is his
+      answers.push({ f, res: await post(f, "msisdn", { msisdn: s.msisdn }, stranger) });
+    }
+    expect(answers.slice(0, 5).map(({ res }) => errorOf(res))).toEqual([null, null, null, null, null]);
+    const { f, res } = answers[5]!;
+    expect(errorOf(res)).toBe("send_limited");
+    const retryAfter = Number(res.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    const location = new URL(res.headers.get("location")!);
+    const until = Number(location.searchParams.get("until"));
+    expect(Math.abs(until - (Date.now() / 1000 + retryAfter))).toBeLessThan(5);
+    // The screen names the time and offers no number form that cannot work until then.
+    const page = await getInteraction(baseUrl, f.id, f.cookie, location.search);
+    expect(page.html).toContain("Too many codes have been requested");
+    const time = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    expect(page.html).toContain(`Try again at ${time.format(new Date(until * 1000))} (in `);
+    expect(page.html).not.toContain('name="msisdn"');
+    expect(page.html).toContain('id="start-again"');
+    // The subscriber, elsewhere, still gets a code.
+    const own = await beginAuthorization(baseUrl, client);
+    expect(errorOf(await post(own, "msisdn", { msisdn: s.msisdn }, newIp()))).toBeNull();
+    expect(await db.message.count({ where: { msisdn: s.msisdn } })).toBe(6);
+  });
+
+  it("the per-number ceiling (20 per 15 minutes, known or unknown) needs several requesters, and counts only what they were allowed", async () => {
     const known = await createTestSubscriber();
     for (const msisdn of [known.msisdn, "447700999002"]) {
-      const answers = [];
-      for (let i = 0; i < 6; i++) {
-        const f = await beginAuthorization(baseUrl, client);
-        answers.push({ f, res: await post(f, "msisdn", { msisdn }, newIp()) });
+      const byRequester = [];
+      for (let r = 0; r < 5; r++) {
+        const ip = newIp();
+        // Six tries each: the sixth is refused by the requester limit and does not count against the number.
+        const statuses = [];
+        for (let i = 0; i < 6; i++) statuses.push(errorOf(await post(await beginAuthorization(baseUrl, client), "msisdn", { msisdn }, ip)));
+        byRequester.push(statuses.map((e) => (e === null ? "sent" : e)).join(" "));
       }
-      for (const { res } of answers.slice(0, 5)) {
-        expect(res.headers.get("retry-after")).toBeNull();
-        expect(errorOf(res)).toBeNull();
-      }
-      const { f, res } = answers[5]!;
-      expect(res.status).toBe(303);
-      expect(errorOf(res)).toBe("send_limited");
-      const retryAfter = Number(res.headers.get("retry-after"));
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(900);
-      const page = await getInteraction(baseUrl, f.id, f.cookie, new URL(res.headers.get("location")!).search);
-      expect(page.html).toContain("Too many codes have been requested");
-      expect(page.html).toContain('name="msisdn"');
+      const five = "sent sent sent sent sent send_limited";
+      expect(byRequester).toEqual([five, five, five, five, Array(6).fill("send_limited").join(" ")]);
     }
-    expect(await db.message.count({ where: { msisdn: known.msisdn } })).toBe(5);
+    expect(await db.message.count({ where: { msisdn: known.msisdn } })).toBe(20);
   });
 
   it("at most 20 codes per client IP per hour, whatever the numbers", async () => {
@@ -230,6 +254,48 @@ describe("one-time codes", () => {
     expect(errorOf(await post(f, "msisdn", { msisdn: "447700999150" }, newIp()))).toBeNull();
   });
 
+  it("carrier-grade NAT ranges (CARRIER_NAT_RANGES) have their own, higher per-address limit", async () => {
+    const nat = "100.64.7.9";
+    const results = [];
+    for (let i = 0; i < 31; i++) {
+      results.push(errorOf(await post(await beginAuthorization(baseUrl, client), "msisdn", { msisdn: `4477009992${String(i).padStart(2, "0")}` }, nat)));
+    }
+    expect(results.slice(0, 30).every((e) => e === null)).toBe(true); // 20 would stop an ordinary address
+    expect(results[30]).toBe("send_limited");
+  });
+
+  it("IPv6: one /64 is one address for the limits", async () => {
+    const results = [];
+    for (let i = 0; i < 21; i++) {
+      const ip = `2001:db8:1:2::${(i + 1).toString(16)}`;
+      results.push(errorOf(await post(await beginAuthorization(baseUrl, client), "msisdn", { msisdn: `4477009993${String(i).padStart(2, "0")}` }, ip)));
+    }
+    expect(results.slice(0, 20).every((e) => e === null)).toBe(true);
+    expect(results[20]).toBe("send_limited");
+    expect(errorOf(await post(await beginAuthorization(baseUrl, client), "msisdn", { msisdn: "447700999399" }, "2001:db8:1:3::1"))).toBeNull();
+  });
+
+  it("handset enrolment: the same requester limits; the 429 page says when, with no form", async () => {
+    const s = await createTestSubscriber();
+    const enrol = (ip: string) => fetch(`${baseUrl}/device/enrol/start`, {
+      method: "POST", redirect: "manual", body: new URLSearchParams({ msisdn: s.msisdn }),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, "x-forwarded-for": ip },
+    });
+    const stranger = newIp();
+    const statuses = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) statuses.push((last = await enrol(stranger)).status);
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
+    const retryAfter = Number(last!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    const html = await last!.text();
+    const time = new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    expect(html).toMatch(new RegExp(`Too many codes were requested\\. Try again at (${[-1, 0, 1]
+      .map((d) => time.format(new Date(Date.now() + (retryAfter + d) * 1000))).join("|")}) \\(in \\d+ minutes?\\)`));
+    expect(html).not.toContain("<form");
+    expect((await enrol(newIp())).status).toBe(303); // the subscriber, elsewhere
+  });
+
   it("at most 3 new codes per sign-in; the current code stays valid", async () => {
     const s = await createTestSubscriber();
     const ip = newIp();
@@ -240,6 +306,10 @@ describe("one-time codes", () => {
     const limited = await post(f, "resend", {}, ip);
     expect(errorOf(limited)).toBe("send_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    const page = await getInteraction(baseUrl, f.id, f.cookie, new URL(limited.headers.get("location")!).search);
+    expect(page.html).toContain("Try again at ");
+    expect(page.html).not.toContain('id="resend"');
+    expect(page.html).toContain('name="code"'); // the current code still works
     expect(await db.message.count({ where: { msisdn: s.msisdn } })).toBe(4);
     expect((await post(f, "code", { code }, ip)).headers.get("location")).toBe(`${baseUrl}/authorize/resume/${f.id}`);
   });
@@ -253,42 +323,51 @@ describe("client authentication throttling", () => {
       body: new URLSearchParams({ grant_type: "authorization_code", code: "x", redirect_uri: "https://rp.example.test/callback", ...body }),
     });
 
-  it("after 10 failures for a client_id: 429 invalid_client with Retry-After at /token, /revoke and /introspect, even with the right secret", async () => {
+  it("10 failures for a client_id from one address: 429 invalid_client with Retry-After there, the right secret still passes everywhere", async () => {
     const c = await createTestClient();
-    const other = await createTestClient();
+    const attacker = newIp();
     for (let i = 0; i < 10; i++) {
-      const res = await tokenRequest(c.id, "wrong-secret", newIp());
+      const res = await tokenRequest(c.id, "wrong-secret", attacker);
       expect(res.status).toBe(401);
       expect((await res.json()).error).toBe("invalid_client");
     }
-    const throttled = await tokenRequest(c.id, "wrong-secret", newIp());
+    const throttled = await tokenRequest(c.id, "wrong-secret", attacker);
     expect(throttled.status).toBe(429);
     expect(await throttled.json()).toMatchObject({ error: "invalid_client" });
     const retryAfter = Number(throttled.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(900);
     expect(throttled.headers.get("cache-control")).toContain("no-store");
-    for (const endpoint of ["/token", "/revoke", "/introspect"]) {
-      const res = await tokenRequest(c.id, c.secret!, newIp(), endpoint, { token: "t" });
-      expect(res.status).toBe(429);
-      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    // The relying party, from its own address, at every endpoint: authenticated (the code "x" is invalid_grant).
+    expect((await tokenRequest(c.id, c.secret!, newIp())).status).toBe(400);
+    for (const endpoint of ["/revoke", "/introspect"]) {
+      expect((await tokenRequest(c.id, c.secret!, newIp(), endpoint, { token: "t" })).status).toBe(200);
     }
-    // Another client is not affected.
-    const code = await issueTestCode({ client: other, subscriber: await createTestSubscriber() });
-    expect((await redeemCode(baseUrl, other, code)).status).toBe(200);
+    // Even from the attacker's address (an aggregator, a NAT): the right secret passes, wrong ones stay 429.
+    expect((await tokenRequest(c.id, c.secret!, attacker)).status).toBe(400);
+    expect((await tokenRequest(c.id, "wrong-again", attacker)).status).toBe(429);
     const audited = await db.auditEvent.findMany({ where: { type: "client_auth_throttled", clientId: c.id } });
     expect(audited).toHaveLength(1);
   });
 
-  it("after 50 failures from one IP, whatever the client_id: 429", async () => {
+  it("50 failures from one address, whatever the client_id: 429 without an scrypt, but other clients' right secrets pass", async () => {
     const ip = newIp();
     const statuses = [];
     for (let i = 0; i < 51; i++) statuses.push((await tokenRequest(`nobody-${i}`, "secret", ip)).status);
     expect(statuses.slice(0, 50).every((s) => s === 401)).toBe(true);
     expect(statuses[50]).toBe(429);
-    const c = await createTestClient();
-    expect((await tokenRequest(c.id, c.secret!, ip)).status).toBe(429);
-    expect((await tokenRequest(c.id, c.secret!, newIp())).status).toBe(400); // authenticated; the code "x" is invalid_grant
+    // A client that authenticated before (anywhere, any instance) carries a mark: it passes from the throttled address.
+    const seen = await createTestClient();
+    expect((await tokenRequest(seen.id, seen.secret!, newIp())).status).toBe(400);
+    expect((await tokenRequest(seen.id, seen.secret!, ip)).status).toBe(400);
+    // So does one this process never verified, marked by `client create` (here: directly), and a wrong secret does not.
+    const fresh = await createTestClient();
+    const row = await db.client.findUniqueOrThrow({ where: { id: fresh.id } });
+    await markSecretVerified({ clientId: fresh.id, secretHash: row.secretHash!, secret: fresh.secret! });
+    expect((await tokenRequest(fresh.id, fresh.secret!, ip)).status).toBe(400);
+    const wrong = await tokenRequest(fresh.id, "not-the-secret", ip);
+    expect(wrong.status).toBe(429);
+    expect(await wrong.json()).toMatchObject({ error: "invalid_client" });
   });
 });
 

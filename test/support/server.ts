@@ -17,7 +17,8 @@ export const TEST_SECRETS = {
 
 /** Abuse limits high enough for the shared test servers (README, Security: the real defaults). */
 export const TEST_ABUSE_LIMITS = {
-  OTP_SEND_LIMIT_PER_MSISDN: "100000", OTP_SEND_LIMIT_PER_IP: "100000",
+  OTP_SEND_LIMIT_PER_REQUESTER: "100000", OTP_SEND_LIMIT_PER_MSISDN: "100000",
+  OTP_SEND_LIMIT_PER_IP: "100000", OTP_SEND_LIMIT_PER_NAT_IP: "100000",
   CLIENT_AUTH_FAILURE_LIMIT: "100000", CLIENT_AUTH_FAILURE_LIMIT_PER_IP: "100000",
   APPROVAL_LIMIT_PER_IP: "100000", APPROVAL_LIMIT_PER_IP_AND_NUMBER: "100000", APPROVAL_LIMIT_PER_NUMBER: "100000",
   APPROVAL_LIMIT_PER_CLIENT: "100000", APPROVAL_PENDING_PER_SUBSCRIBER: "1000", APPROVAL_PENDING_PER_CLIENT: "100000",
@@ -81,6 +82,8 @@ export async function startServer(opts: {
     // Every test client is 127.0.0.1 and the suites reuse a few numbers and clients: the abuse
     // limits are lifted here; test/integration/security-*.test.ts start servers with the real ones.
     ...TEST_ABUSE_LIMITS,
+    // The suites read one-time codes from the device inbox, which exists only in the demo (also on PostgreSQL).
+    DEMO_DATA: "true",
     ...opts.env,
   };
   // The production server: server/main.ts bundled beside the Next.js build (scripts/build-server.mjs,

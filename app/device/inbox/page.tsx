@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { config } from "@/lib/config";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { normaliseMsisdn } from "@/lib/interaction/normalise-msisdn";
+import { deviceInboxAllowed } from "@/lib/messaging/device-inbox-allowed";
 import { listMessages } from "@/lib/messaging/list-messages";
 
 export const dynamic = "force-dynamic";
@@ -12,11 +13,12 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 /**
  * GET /device/inbox?msisdn=<digits>: the text messages the local messaging channel "delivered" to a
- * number, newest first, as the handset would show them. A test page: 404 unless DEVICE_INBOX_ENABLED.
+ * number, newest first, as the handset would show them. A demo page: 404 outside the local demo
+ * (lib/messaging/device-inbox-allowed.ts) or with DEVICE_INBOX_ENABLED=false.
  * Plain HTML (works without JavaScript); a Reload link, no timed refresh (WCAG 2.2.1 Timing Adjustable).
  */
 export default async function DeviceInboxPage({ searchParams }: Props) {
-  if (!config().DEVICE_INBOX_ENABLED) notFound();
+  if (!deviceInboxAllowed(config()) || !config().DEVICE_INBOX_ENABLED) notFound();
   const query = await searchParams;
   const t = getMessages([]).inbox;
   const msisdn = typeof query.msisdn === "string" ? normaliseMsisdn(query.msisdn) : null;

@@ -8,6 +8,7 @@ import { getMessages } from "@/lib/i18n/get-messages";
 import { chooseScreen } from "@/lib/interaction/choose-screen";
 import { formActionPolicy } from "@/lib/http/security-headers";
 import { interactionCsrfToken } from "@/lib/interaction/interaction-csrf";
+import { readStepNotice } from "@/lib/interaction/read-step-notice";
 import { loadPendingRequest } from "@/lib/oauth/authorize/load-pending-request";
 import { readBrowserId } from "@/lib/sessions/browser-cookie";
 
@@ -39,9 +40,9 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   const t = getMessages(p.uiLocales);
   const screen = await loadOrUnavailable(
     () => chooseScreen({ pending, browserId: browserId!, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
-  const e = typeof query.e === "string" && Object.hasOwn(t.errors, query.e) ? t.errors[query.e] : undefined;
+  const notice = readStepNotice({ e: query.e, until: query.until, t });
   const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
-  const common = { id, csrf, t, clientName: p.clientName, error: e };
+  const common = { id, csrf, t, clientName: p.clientName, ...notice };
   return (
     <>
     {/* CSP form-action (React hoists <meta> into <head>): the forms end in a 303 to the redirect URI. */}
