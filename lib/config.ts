@@ -91,6 +91,7 @@ const schema = z.object({
   // (any number), per requesting IP and number, per number (any requester), per client, all per
   // 15 minutes; and how many may be pending at once per subscriber and per client.
   APPROVAL_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(10),
+  APPROVAL_LIMIT_PER_NAT_IP: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_LIMIT_PER_IP_AND_NUMBER: z.coerce.number().int().positive().max(1_000_000).default(3),
   APPROVAL_LIMIT_PER_NUMBER: z.coerce.number().int().positive().max(1_000_000).default(10),
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),

@@ -4,10 +4,10 @@ import { StartAgainLink } from "./start-again-link";
 import type { StepProps } from "./step-props";
 
 /**
- * Sign-in, second step: the one-time code from the text message, plus the PIN at level 3; or,
- * when the subscriber has an enrolled handset, "Approve on your phone instead" (PhoneStep). What
- * cannot work until a lockout or limit ends is not shown: during a PIN lockout no code, PIN or
- * phone form; over the resend limit no "Request a new code" (the current code stays valid); a
+ * Sign-in, second step: the one-time code from the text message, plus the PIN at level 3; or
+ * "Approve on your phone instead" (PhoneStep), offered for every number. What cannot work until a
+ * lockout or limit ends is not shown: during a PIN lockout no code, PIN or phone form; over the
+ * approval-request limits no phone form; over the resend limit no "Request a new code" (the current code stays valid); a
  * link to start again when nothing is left to submit.
  */
 export function CodeStep(props: StepProps & {
@@ -16,7 +16,7 @@ export function CodeStep(props: StepProps & {
   const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn, needsPin, canChangeNumber } = props;
   const locked = errorCode === "pin_locked";
   const burnt = props.burnt || locked;
-  const phoneOffered = props.phoneOffered && !locked;
+  const phoneOffered = props.phoneOffered && !locked && errorCode !== "phone_limited";
   const canResend = !locked && errorCode !== "send_limited";
   return (
     <div className={ui.stack}>

@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { isCarrierNat } from "../http/is-carrier-nat";
 import type { Limit } from "../security/limits";
 
 /**
@@ -9,7 +10,10 @@ import type { Limit } from "../security/limits";
  * nothing about enrolment. 15-minute fixed windows (lib/security/hit-rate-limit.ts).
  */
 const WINDOW = 15 * 60;
-export const approvalsPerIp = (): Limit => ({ name: "oob-ip", limit: config().APPROVAL_LIMIT_PER_IP, windowSeconds: WINDOW });
+/** Per requesting address, any number; the operator's carrier-NAT addresses (CARRIER_NAT_RANGES) front thousands. */
+export const approvalsPerIp = (ip: string): Limit => (isCarrierNat(ip)
+  ? { name: "oob-nat-ip", limit: config().APPROVAL_LIMIT_PER_NAT_IP, windowSeconds: WINDOW }
+  : { name: "oob-ip", limit: config().APPROVAL_LIMIT_PER_IP, windowSeconds: WINDOW });
 export const approvalsPerIpAndNumber = (): Limit =>
   ({ name: "oob-ip-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });
 export const approvalsPerNumber = (): Limit =>

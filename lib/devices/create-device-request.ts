@@ -4,6 +4,7 @@ import { config } from "../config";
 import { db } from "../db";
 import { randomToken } from "../crypto";
 import { auditEventRow, recordAuditEvent } from "../audit/record-audit-event";
+import { addressSubject } from "../http/address-subject";
 import { hitRateLimit } from "../security/hit-rate-limit";
 import { approvalsPerClient, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber } from "./approval-limits";
 import { describeOrigin } from "./describe-origin";
@@ -42,9 +43,10 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
   scope: string; acr: string; expiresAt: Date; ip: string; userAgent: string | null; flow: "prompt_mobile" | "phone";
   prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>;
 }): Promise<DeviceRequestCreated> {
+  const requester = addressSubject(ip); // an IPv6 /64 is one requester
   const verdicts = await Promise.all([
-    hitRateLimit({ limit: approvalsPerIp(), subject: ip }),
-    hitRateLimit({ limit: approvalsPerIpAndNumber(), subject: `${ip} ${numberKey}` }),
+    hitRateLimit({ limit: approvalsPerIp(ip), subject: requester }),
+    hitRateLimit({ limit: approvalsPerIpAndNumber(), subject: `${requester} ${numberKey}` }),
     hitRateLimit({ limit: approvalsPerNumber(), subject: numberKey }),
     hitRateLimit({ limit: approvalsPerClient(), subject: client.id }),
   ]);

@@ -43,7 +43,8 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
       if (!checkInteractionCsrfToken({ id, browserIdHash: loaded.request.browserIdHash, token })) {
         return renderFailurePage({ status: 403, kind: "forbidden", messages });
       }
-      return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers) }));
+      return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
+        userAgent: req.headers.get("user-agent") }));
     } catch (err) {
       if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
       if (isDatabaseUnavailable(err)) {

@@ -14,7 +14,7 @@ import type { StepInput, StepResult } from "./step-result";
  * request lives at most OTP_TTL and never beyond the stored request; a live one is kept (a double
  * submit sends one request), an answered or expired one is replaced.
  */
-export async function startPhoneApproval({ request, params, ip }: StepInput): Promise<StepResult> {
+export async function startPhoneApproval({ request, params, ip, userAgent }: StepInput): Promise<StepResult> {
   if (request.status !== "pending" || !request.otpSentAt) return { to: "interaction" };
   const now = new Date();
   const current = await db.deviceRequest.findUnique({
@@ -37,9 +37,9 @@ export async function startPhoneApproval({ request, params, ip }: StepInput): Pr
     text: { context: params.context, bindingMessage: params.bindingMessage, verified: params.clientAuthenticated === true },
     scope: params.scopes.join(" "), acr: params.acr,
     expiresAt: new Date(Math.min(now.getTime() + config().OTP_TTL * 1000, request.expiresAt.getTime())),
-    ip: ip ?? "unknown", userAgent: null, flow: "phone",
+    ip: ip ?? "unknown", userAgent: userAgent ?? null, flow: "phone",
     prepare: (tx) => tx.deviceRequest.deleteMany({ where: { authorizationRequestId: request.id } }),
   });
-  if (!created.ok) return { to: "interaction", error: "send_limited", retryAfter: created.retryAfter };
+  if (!created.ok) return { to: "interaction", error: "phone_limited", retryAfter: created.retryAfter };
   return { to: "interaction" };
 }

@@ -4,7 +4,8 @@ import type { AuthorizationParams } from "../oauth/authorize/types";
 /** Messages the screens can show after a step (`?e=<code>`; the text comes from the dictionary). */
 export type InteractionErrorCode =
   | "msisdn_invalid" | "code_invalid" | "code_expired" | "code_burnt" | "code_missing"
-  | "pin_invalid" | "pin_missing" | "session_unusable" | "phone_expired" | "phone_unavailable"
+  | "pin_invalid" | "pin_missing" | "session_unusable" | "phone_expired" | "phone_mismatch"
+  | "phone_limited"
   | "pin_locked" | "send_limited";
 
 /**
@@ -25,4 +26,6 @@ export interface StepInput {
   form: Map<string, string>;
   /** The client's IP address (lib/http/client-ip.ts): per-IP limits and the audit log. */
   ip?: string;
+  /** The browser's User-Agent: the coarse origin an approval request shows on the handset. */
+  userAgent?: string | null;
 }

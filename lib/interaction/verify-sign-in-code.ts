@@ -43,7 +43,10 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   }
   if (params.acr !== "3") return completeSignIn({ ...input, subscriber });
   const result = await checkPin({ subscriber, pin, ip: input.ip, clientId: params.clientId });
-  if (!result.ok) return failed(input, attempt, result.reason === "locked" ? "pin_locked" : "pin_invalid");
+  if (!result.ok) {
+    return failed(input, attempt, result.reason === "locked" ? "pin_locked" : "pin_invalid",
+      result.reason === "locked" ? result.retryAfter : undefined);
+  }
   // checkPin has cleared the failure state (only if not locked at that moment): nothing left to clear.
   return completeSignIn({ ...input, subscriber: { ...subscriber, ...PIN_FAILURES_CLEARED } });
 }
@@ -71,13 +74,16 @@ async function refused(request: AuthorizationRequest): Promise<StepResult> {
 
 /**
  * One failed attempt (already counted on the request by its reservation; wrong PINs are counted on
- * the subscriber by checkPin), written to the audit log. The last attempt of a code shows it burnt.
+ * the subscriber by checkPin), written to the audit log. The last attempt of a code shows it burnt;
+ * a PIN lockout carries the seconds until it ends.
  */
 async function failed(
   { request, params, ip }: StepInput, attempt: number, error: "code_invalid" | "pin_invalid" | "pin_locked",
+  retryAfter?: number,
 ): Promise<StepResult> {
   await recordAuditEvent({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
     subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } });
   const shown: InteractionErrorCode = error === "pin_locked" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
-  return { to: "interaction", error: shown };
+  // A lockout says when it ends (the screens show the time and hide the forms until then).
+  return retryAfter && shown === "pin_locked" ? { to: "interaction", error: shown, retryAfter } : { to: "interaction", error: shown };
 }
