@@ -3,7 +3,7 @@ import { expectAccessible } from "../fixtures/a11y";
 import { createRpClient } from "../fixtures/relying-party";
 import { baseUrl, createTestSubscriber } from "../fixtures/test-data";
 import { authorizeUrl, expectCallback, expectCode, startAuthorization } from "../screens/authorize";
-import { enrolPhone, requestCard } from "../screens/device";
+import { enrolPhone, openMobileWaitingPage, requestCard, showStill } from "../screens/device";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { allowConsent, screenAlert, signInWithCode, submitCode, submitNumber } from "../screens/sign-in";
 
@@ -133,9 +133,11 @@ test("accessibility: the /device pages (enrolment, inbox, approvals with a pendi
   const laptop = await (await browser.newContext()).newPage();
   const req = authorizeUrl(client, { prompt: "mobile", acr: "3", loginHint: `MSISDN:${s.msisdn}`,
     scope: "openid mc_authz", context: "Pay 5.00 EUR", bindingMessage: "OWL-3" });
-  await laptop.goto(req.url);
-  await expect(laptop.locator("#check-code")).toBeVisible();
-  await expectAccessible(laptop, "mobile-waiting");
+  const { html } = await openMobileWaitingPage(laptop, req.url);
+  const still = await laptop.context().newPage();
+  await showStill(still, html);
+  await expectAccessible(still, "mobile-waiting");
+  await still.close();
   await phone.goto(`${baseUrl()}/device`);
   const card = requestCard(phone, "A11yShop");
   await expect(card).toBeVisible({ timeout: 15_000 });

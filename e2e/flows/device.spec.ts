@@ -2,7 +2,7 @@ import { expect, test, type Browser } from "@playwright/test";
 import { createRpClient } from "../fixtures/relying-party";
 import { baseUrl, createTestSubscriber, db } from "../fixtures/test-data";
 import { authorizeUrl, expectCallback, type TestClient } from "../screens/authorize";
-import { enrolPhone, requestCard } from "../screens/device";
+import { enrolPhone, openMobileWaitingPage, requestCard, showStill } from "../screens/device";
 
 /** A laptop (the consumption device) and a phone (the authorization device), one context each. */
 async function twoDevices(browser: Browser) {
@@ -33,11 +33,13 @@ test("prompt=mobile mc_authz at level 3: the laptop waits, the phone approves wi
   const req = authorizeUrl(client, { prompt: "mobile", acr: "3", loginHint: `MSISDN:${s.msisdn}`,
     scope: "openid mc_authz", context: "Pay 25.00 EUR to PhonePay", bindingMessage: "TIGER-7" });
   // The laptop shows the check code at once, then waits (held at /authorize/wait/{id}) for the phone.
-  await laptop.goto(req.url);
-  await expect(laptop.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
-  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
-  expect(checkCode).toMatch(/^\d{2}$/);
-  await laptop.screenshot({ path: "test-results/screens/mobile-waiting.png", fullPage: true });
+  const { checkCode, html } = await openMobileWaitingPage(laptop, req.url);
+  const still = await laptop.context().newPage();
+  await showStill(still, html);
+  await expect(still.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
+  await expect(still.locator("#check-code")).toHaveText(checkCode);
+  await still.screenshot({ path: "test-results/screens/mobile-waiting.png", fullPage: true });
+  await still.close();
   const card = requestCard(phone, "PhonePay");
   await expect(card).toBeVisible({ timeout: 15_000 }); // pushed over Server-Sent Events
   await expect(card.locator(".binding-message")).toContainText("TIGER-7");
@@ -63,7 +65,7 @@ test("prompt=mobile at level 2: rejecting on the phone sends access_denied to th
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  await laptop.goto(req.url);
+  await openMobileWaitingPage(laptop, req.url);
   const card = requestCard(phone, "RejectApp");
   await expect(card).toBeVisible({ timeout: 15_000 });
   await expect(card.getByLabel("PIN")).toHaveCount(0);
@@ -80,8 +82,7 @@ test("a wrong number typed on the phone cancels the request: access_denied on th
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  await laptop.goto(req.url);
-  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
+  const { checkCode } = await openMobileWaitingPage(laptop, req.url);
   const card = requestCard(phone, "MismatchApp");
   await expect(card).toBeVisible({ timeout: 15_000 });
   await card.getByLabel("Number shown on the screen where you are signing in").fill(checkCode === "10" ? "11" : "10");
@@ -96,9 +97,7 @@ test("prompt=mobile for a subscriber without a registered phone looks the same, 
   const client = await createRpClient({ name: "NoPhoneApp" });
   const s = await createTestSubscriber();
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  await page.goto(req.url);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
-  await expect(page.locator("#check-code")).toHaveText(/^\d{2}$/);
+  await openMobileWaitingPage(page, req.url);
   const row = await db.authorizationRequest.findFirstOrThrow({ where: { clientId: client.id } });
   expect((await db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId: row.id } })).subscriberId).toBeNull();
   const past = new Date(Date.now() - 1000);
@@ -115,8 +114,7 @@ test("two tabs on the phone answer the same request: the second reads already an
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  await laptop.goto(req.url);
-  const checkCode = (await laptop.locator("#check-code").textContent())!.trim();
+  const { checkCode } = await openMobileWaitingPage(laptop, req.url);
   await expect(requestCard(phone, "TwoTabsApp")).toBeVisible({ timeout: 15_000 });
   const tab2 = await phone.context().newPage();
   await tab2.goto(`${baseUrl()}/device`);
@@ -139,7 +137,7 @@ test("prompt=mobile that expires before the phone answers sends access_denied", 
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
   const req = authorizeUrl(client, { prompt: "mobile", loginHint: `MSISDN:${s.msisdn}` });
-  await laptop.goto(req.url);
+  await openMobileWaitingPage(laptop, req.url);
   await expect(requestCard(phone, "ExpiryApp")).toBeVisible({ timeout: 15_000 });
   const row = await db.deviceRequest.findFirstOrThrow({ where: { subscriberId: s.id } });
   const past = new Date(Date.now() - 1000);
