@@ -64,8 +64,9 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
   try {
     await db.$transaction(async (tx) => {
       const live = { status: "pending", expiresAt: { gt: now } };
+      // The same two counts for every number (an id that matches nothing when it is not deliverable).
       const [mine, theirs] = await Promise.all([
-        subscriberId ? tx.deviceRequest.count({ where: { subscriberId, ...live } }) : 0,
+        tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", ...live } }),
         tx.deviceRequest.count({ where: { clientId: client.id, ...live } }),
       ]);
       if (mine >= config().APPROVAL_PENDING_PER_SUBSCRIBER || theirs >= config().APPROVAL_PENDING_PER_CLIENT) {

@@ -22,9 +22,8 @@ export async function startPhoneApproval({ request, params, ip, userAgent }: Ste
   });
   if (current?.status === "pending" && current.expiresAt > now) return { to: "interaction" };
   // `subscriberId` is set on the stored request only for an active subscriber the code went to.
-  const subscriber = request.subscriberId
-    ? await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: { msisdn: true } })
-    : null;
+  // The same lookups for every number (ids that match nothing for an unknown one).
+  const subscriber = await db.subscriber.findUnique({ where: { id: request.subscriberId ?? "" }, select: { msisdn: true } });
   const device = await db.device.findFirst({
     where: { subscriberId: subscriber ? request.subscriberId! : "", revokedAt: null }, select: { id: true },
   });

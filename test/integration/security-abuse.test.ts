@@ -94,6 +94,13 @@ describe("PIN lockout", () => {
     expect(page.html).toContain("Too many wrong PINs");
     const ok = await post(f, "code", { code: (await latestCode(s.msisdn))!, pin: s.pin }, ip);
     expect(errorOf(ok)).toBe("pin_locked");
+    // The 303 says when the lockout ends (Retry-After, and `until` for the screen, which shows the time).
+    const until = Number(new URL(ok.headers.get("location")!).searchParams.get("until"));
+    expect(Math.abs(until * 1000 - row.lockedUntil!.getTime())).toBeLessThan(2_000);
+    expect(Number(ok.headers.get("retry-after"))).toBeGreaterThan(280);
+    const told = await getInteraction(baseUrl, f.id, f.cookie, new URL(ok.headers.get("location")!).search);
+    expect(told.html).toMatch(/Try again at \d\d:\d\d/);
+    expect(told.html).not.toContain('name="pin"');
     expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } })).status).toBe("pending");
     const lockouts = await db.auditEvent.findMany({ where: { type: "pin_lockout", subscriberRef: pseudonymiseSubscriber(s.id) } });
     expect(lockouts).toHaveLength(1);
