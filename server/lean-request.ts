@@ -77,6 +77,9 @@ export class LeanRequest implements BufferedBody {
       };
       this.outgoing.once("close", abort);
       this.incoming.once("aborted", abort);
+      // The signal is made lazily: a client that left before anything asked for it (its "close"
+      // already fired) must still read as gone, or a long poll would hold for a connection that is no more.
+      if (this.outgoing.closed || this.incoming.socket?.destroyed) abort();
     }
     return this.controller.signal;
   }
