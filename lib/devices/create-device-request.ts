@@ -63,7 +63,8 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
   const origin = describeOrigin({ ip, userAgent });
   try {
     await db.$transaction(async (tx) => {
-      const live = { status: "pending", expiresAt: { gt: now } };
+      // Waiting on a handset now: pending, not expired, its browser still there (abandoned ones do not count).
+      const live = { status: "pending", expiresAt: { gt: now }, attendedUntil: { gt: now } };
       // The same two counts for every number (an id that matches nothing when it is not deliverable).
       const [mine, theirs] = await Promise.all([
         tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", ...live } }),
