@@ -41,7 +41,7 @@ const { suspendSubscriber } = await import("../lib/subscribers/suspend-subscribe
 const { activateSubscriber } = await import("../lib/subscribers/activate-subscriber");
 const { unlockSubscriber } = await import("../lib/subscribers/unlock-subscriber");
 const { toSubscriberRecord } = await import("../lib/subscribers/subscriber-record");
-const { normalizeMsisdn } = await import("../lib/subscribers/normalize-msisdn");
+const { normaliseMsisdnOrThrow } = await import("../lib/subscribers/normalise-msisdn-or-throw");
 const { listKeys } = await import("../lib/keys/list-keys");
 const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { getActiveKey } = await import("../lib/keys/key-store");
@@ -129,7 +129,7 @@ program.hook("postAction", async (_program, command) => {
   const opts = command.opts() as { msisdn?: string; client?: string };
   const first = command.args[0];
   const msisdn = group === "subscriber" ? (opts.msisdn ?? first) : undefined;
-  const subscriber = msisdn ? await getSubscriberByMsisdn({ msisdn: normalizeMsisdn(msisdn) }) : null;
+  const subscriber = msisdn ? await getSubscriberByMsisdn({ msisdn: normaliseMsisdnOrThrow(msisdn) }) : null;
   const clientId = group === "client" ? first : opts.client;
   await recordAuditEvent({
     type: `admin_${name.replace(/[ -]/g, "_")}`, outcome: "success", subscriberId: subscriber?.id, clientId,
@@ -268,14 +268,14 @@ subscriberGroup.command("withdraw-consent <msisdn>")
   .action(act(async (msisdn: string, o: { client: string }) => {
     const r = await withdrawConsent({ msisdn, clientId: o.client });
     return {
-      json: { msisdn: normalizeMsisdn(msisdn), client_id: o.client, withdrawn: true, revoked_tokens: r.revokedTokens },
+      json: { msisdn: normaliseMsisdnOrThrow(msisdn), client_id: o.client, withdrawn: true, revoked_tokens: r.revokedTokens },
       text: [`Consent withdrawn; ${r.revokedTokens} token(s) revoked. The next sign-in to ${o.client} asks again.`],
     };
   }));
 
 subscriberGroup.command("encr-msisdn <msisdn>").description("ENCR_MSISDN value for login_hint=ENCR_MSISDN:<hex>")
   .action(act(async (raw: string) => {
-    const msisdn = normalizeMsisdn(raw);
+    const msisdn = normaliseMsisdnOrThrow(raw);
     const [key, known] = await Promise.all([getActiveKey("enc"), getSubscriberByMsisdn({ msisdn })]);
     const value = encryptMsisdn({ msisdn, publicJwk: key.publicJwk });
     return {
