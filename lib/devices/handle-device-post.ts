@@ -1,6 +1,7 @@
 import { config } from "../config";
 import { clientIp } from "../http/client-ip";
 import { escapeHtml, PAGE_HEADERS } from "../http/html";
+import { issuerBase } from "../http/issuer-base";
 import { en } from "../i18n/en";
 import { formatRetry } from "../i18n/format-retry";
 import { limitCodeSends } from "../security/limit-code-sends";
@@ -19,7 +20,7 @@ import { startEnrolment } from "./start-enrolment";
 const DEVICE_COOKIE_AGE = 365 * 86_400;
 
 function seeOther(path: string, ...cookies: string[]): Response {
-  const headers = new Headers({ Location: `${config().ISSUER.replace(/\/$/, "")}${path}`, "Cache-Control": "no-store" });
+  const headers = new Headers({ Location: `${issuerBase()}${path}`, "Cache-Control": "no-store" });
   for (const c of cookies) headers.append("Set-Cookie", c);
   return new Response(null, { status: 303, headers });
 }

@@ -1,4 +1,4 @@
-import { issuerBase } from "./playground-settings";
+import { issuerBase } from "../http/issuer-base";
 
 /**
  * The playground's POST routes act on the browser's next-auth session, so another site must not be able

@@ -1,5 +1,5 @@
-import { config } from "../../config";
 import { escapeHtml, PAGE_HEADERS } from "../../http/html";
+import { issuerBase } from "../../http/issuer-base";
 
 /**
  * The consumption device's page while a `prompt=mobile` request waits for the handset: the check
@@ -12,7 +12,7 @@ import { escapeHtml, PAGE_HEADERS } from "../../http/html";
 export function mobileWaitingPage({ requestId, checkCode, clientName, expiresAt }: {
   requestId: string; checkCode: string; clientName: string; expiresAt: Date;
 }): Response {
-  const wait = `${config().ISSUER.replace(/\/$/, "")}/authorize/wait/${requestId}`;
+  const wait = `${issuerBase()}/authorize/wait/${requestId}`;
   const until = expiresAt.toISOString().slice(11, 16);
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
