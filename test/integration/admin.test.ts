@@ -6,7 +6,7 @@ import { freshDatabase, TEST_SECRETS } from "../support/server";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { verifySecret } from "@/lib/crypto";
-import { decryptMsisdn } from "@/lib/hints/encr-msisdn";
+import { decryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { getActiveKey, getKeys, invalidateKeyCache } from "@/lib/keys/key-store";
 import { pairwiseSubject, resolvePairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import { AdminError } from "@/lib/clients/admin-error";
