@@ -25,7 +25,7 @@ if (!process.env.KEY_ENCRYPTION_SECRET || !process.env.SUBJECT_SECRET) {
 process.env.DATABASE_URL ||= `file:${path.join(env.projectRoot, "prisma", "dev.db")}`;
 
 // Loaded only now, after the environment is complete.
-const { AdminError } = await import("../lib/clients/admin-error");
+const { AdminError } = await import("../lib/admin/admin-error");
 const { createClient } = await import("../lib/clients/create-client");
 const { listClients } = await import("../lib/clients/list-clients");
 const { getClientOrThrow } = await import("../lib/clients/get-client-or-throw");

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
 import { hashSecret } from "../crypto";
-import { AdminError, isUniqueViolation } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { normaliseMsisdnOrThrow } from "./normalise-msisdn-or-throw";
 import { checkPinStrength } from "./check-pin-strength";
 import { parseAttributes } from "./subscriber-attributes";

@@ -1,6 +1,6 @@
 import type { Subscriber } from "@prisma/client";
 import { db } from "../db";
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 import { normaliseMsisdnOrThrow } from "./normalise-msisdn-or-throw";
 
 /** The subscriber with this MSISDN; throws when the number is malformed or unknown. */

@@ -1,4 +1,4 @@
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
 
 /**

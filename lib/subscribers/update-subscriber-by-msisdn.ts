@@ -1,6 +1,6 @@
 import type { Prisma } from "@prisma/client";
 import { db } from "../db";
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 import { normaliseMsisdnOrThrow } from "./normalise-msisdn-or-throw";
 import { toSubscriberRecord, type SubscriberRecord } from "./subscriber-record";
 

@@ -9,7 +9,7 @@ import { verifySecret } from "@/lib/crypto";
 import { decryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { getActiveKey, getKeys, invalidateKeyCache } from "@/lib/keys/key-store";
 import { pairwiseSubject, resolvePairwiseSubject } from "@/lib/subjects/pairwise-subject";
-import { AdminError } from "@/lib/clients/admin-error";
+import { AdminError } from "@/lib/admin/admin-error";
 import { checkRedirectUri } from "@/lib/clients/client-fields";
 import { createClient } from "@/lib/clients/create-client";
 import { deleteClient } from "@/lib/clients/delete-client";
