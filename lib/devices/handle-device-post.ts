@@ -6,7 +6,7 @@ import { en } from "../i18n/en";
 import { formatRetry } from "../i18n/format-retry";
 import { limitCodeSends } from "../security/limit-code-sends";
 import { readBodyText } from "../http/params";
-import { isSameOriginPost } from "../interaction/is-same-origin-post";
+import { isSameOriginPost } from "../http/is-same-origin-post";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
 import { servicePath } from "../interaction/screen-headers";
 import { answerDeviceRequest } from "./answer-device-request";
