@@ -25,7 +25,7 @@ if (!process.env.KEY_ENCRYPTION_SECRET || !process.env.SUBJECT_SECRET) {
 process.env.DATABASE_URL ||= `file:${path.join(env.projectRoot, "prisma", "dev.db")}`;
 
 // Loaded only now, after the environment is complete.
-const { AdminError } = await import("../lib/clients/admin-error");
+const { AdminError } = await import("../lib/admin/admin-error");
 const { createClient } = await import("../lib/clients/create-client");
 const { listClients } = await import("../lib/clients/list-clients");
 const { getClientOrThrow } = await import("../lib/clients/get-client-or-throw");
@@ -41,11 +41,11 @@ const { suspendSubscriber } = await import("../lib/subscribers/suspend-subscribe
 const { activateSubscriber } = await import("../lib/subscribers/activate-subscriber");
 const { unlockSubscriber } = await import("../lib/subscribers/unlock-subscriber");
 const { toSubscriberRecord } = await import("../lib/subscribers/subscriber-record");
-const { normalizeMsisdn } = await import("../lib/subscribers/normalize-msisdn");
+const { normaliseMsisdnOrThrow } = await import("../lib/subscribers/normalise-msisdn-or-throw");
 const { listKeys } = await import("../lib/keys/list-keys");
 const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { getActiveKey } = await import("../lib/keys/key-store");
-const { encryptMsisdn } = await import("../lib/hints/encr-msisdn");
+const { encryptMsisdn } = await import("../lib/oauth/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
 const { recordAuditEvent } = await import("../lib/audit/record-audit-event");
 const { listAuditEvents } = await import("../lib/audit/list-audit-events");
@@ -129,7 +129,7 @@ program.hook("postAction", async (_program, command) => {
   const opts = command.opts() as { msisdn?: string; client?: string };
   const first = command.args[0];
   const msisdn = group === "subscriber" ? (opts.msisdn ?? first) : undefined;
-  const subscriber = msisdn ? await getSubscriberByMsisdn({ msisdn: normalizeMsisdn(msisdn) }) : null;
+  const subscriber = msisdn ? await getSubscriberByMsisdn({ msisdn: normaliseMsisdnOrThrow(msisdn) }) : null;
   const clientId = group === "client" ? first : opts.client;
   await recordAuditEvent({
     type: `admin_${name.replace(/[ -]/g, "_")}`, outcome: "success", subscriberId: subscriber?.id, clientId,
@@ -268,14 +268,14 @@ subscriberGroup.command("withdraw-consent <msisdn>")
   .action(act(async (msisdn: string, o: { client: string }) => {
     const r = await withdrawConsent({ msisdn, clientId: o.client });
     return {
-      json: { msisdn: normalizeMsisdn(msisdn), client_id: o.client, withdrawn: true, revoked_tokens: r.revokedTokens },
+      json: { msisdn: normaliseMsisdnOrThrow(msisdn), client_id: o.client, withdrawn: true, revoked_tokens: r.revokedTokens },
       text: [`Consent withdrawn; ${r.revokedTokens} token(s) revoked. The next sign-in to ${o.client} asks again.`],
     };
   }));
 
 subscriberGroup.command("encr-msisdn <msisdn>").description("ENCR_MSISDN value for login_hint=ENCR_MSISDN:<hex>")
   .action(act(async (raw: string) => {
-    const msisdn = normalizeMsisdn(raw);
+    const msisdn = normaliseMsisdnOrThrow(raw);
     const [key, known] = await Promise.all([getActiveKey("enc"), getSubscriberByMsisdn({ msisdn })]);
     const value = encryptMsisdn({ msisdn, publicJwk: key.publicJwk });
     return {

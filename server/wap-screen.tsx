@@ -3,7 +3,7 @@ import { DisplayFrame } from "../components/display/display-frame";
 import { ScreenStep } from "../components/interaction/screen-step";
 import { readStepNotice } from "../lib/interaction/read-step-notice";
 import { db } from "../lib/db";
-import { escapeHtml } from "../lib/http/html";
+import { escapeHtml, htmlDocument } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
 import { getMessages } from "../lib/i18n/get-messages";
 import { chooseScreen } from "../lib/interaction/choose-screen";
@@ -44,11 +44,9 @@ export async function wapScreen({ id, cookie, query }: { id: string; cookie: str
         {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}
       </DisplayFrame>,
     );
-    const html = `<!DOCTYPE html><html lang="${escapeHtml(t.lang)}"><head><meta charset="utf-8">`
-      + `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">`
-      + `<meta name="robots" content="noindex, nofollow">`
-      + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(p.redirectUri))}">`
-      + `<title>${escapeHtml(t.brand)}</title></head><body>${body}</body></html>`;
+    const html = htmlDocument({ lang: t.lang, title: t.brand, body,
+      head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
+        + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(p.redirectUri))}">` });
     // The policy proxy.ts gives every screen (its nonce allows nothing here: the page has no script),
     // the form targets in the <meta> policy above, exactly as on the other displays.
     return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),

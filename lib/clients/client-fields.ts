@@ -1,5 +1,5 @@
 import { SUPPORTED_SCOPES } from "../oauth/scopes";
-import { AdminError } from "./admin-error";
+import { AdminError } from "../admin/admin-error";
 
 // Validation of operator input for client registration. Every failure is one AdminError line.
 

@@ -1,7 +1,8 @@
 import { db } from "../db";
 import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
-import { AdminError, isUniqueViolation } from "./admin-error";
+import { AdminError } from "../admin/admin-error";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { checkClientName, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";

@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { AdminError } from "./admin-error";
+import { AdminError } from "../admin/admin-error";
 import { toClientRecord, type ClientRecord } from "./client-record";
 
 /** The client registered under `clientId`, read from the database (not the protocol cache); throws when unknown. */

@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
-import { AdminError } from "./admin-error";
+import { AdminError } from "../admin/admin-error";
 import { invalidateClient } from "./get-client";
 
 /** Replaces a confidential client's secret; the new secret is returned once, only its hash stored. */

@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { AdminError } from "./admin-error";
+import { AdminError } from "../admin/admin-error";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 

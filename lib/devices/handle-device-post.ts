@@ -1,11 +1,12 @@
 import { config } from "../config";
 import { clientIp } from "../http/client-ip";
-import { escapeHtml, PAGE_HEADERS } from "../http/html";
+import { escapeHtml, htmlDocument, PAGE_HEADERS } from "../http/html";
+import { issuerBase } from "../http/issuer-base";
 import { en } from "../i18n/en";
 import { formatRetry } from "../i18n/format-retry";
 import { limitCodeSends } from "../security/limit-code-sends";
 import { readBodyText } from "../http/params";
-import { isSameOriginPost } from "../interaction/is-same-origin-post";
+import { isSameOriginPost } from "../http/is-same-origin-post";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
 import { servicePath } from "../interaction/screen-headers";
 import { answerDeviceRequest } from "./answer-device-request";
@@ -19,7 +20,7 @@ import { startEnrolment } from "./start-enrolment";
 const DEVICE_COOKIE_AGE = 365 * 86_400;
 
 function seeOther(path: string, ...cookies: string[]): Response {
-  const headers = new Headers({ Location: `${config().ISSUER.replace(/\/$/, "")}${path}`, "Cache-Control": "no-store" });
+  const headers = new Headers({ Location: `${issuerBase()}${path}`, "Cache-Control": "no-store" });
   for (const c of cookies) headers.append("Set-Cookie", c);
   return new Response(null, { status: 303, headers });
 }
@@ -30,10 +31,9 @@ function seeOther(path: string, ...cookies: string[]): Response {
  */
 function tooManyCodes(retryAfter: number): Response {
   const retry = formatRetry({ t: en, retryAt: new Date(Date.now() + retryAfter * 1000) });
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8">`
-    + `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Too many codes</title></head>`
-    + `<body><main><h1>Too many codes</h1><p role="alert">Too many codes were requested. ${escapeHtml(retry)}</p>`
-    + `<p><a href="${servicePath("/device/enrol")}">Back</a></p></main></body></html>`;
+  const body = htmlDocument({ title: "Too many codes",
+    body: `<main><h1>Too many codes</h1><p role="alert">Too many codes were requested. ${escapeHtml(retry)}</p>`
+      + `<p><a href="${servicePath("/device/enrol")}">Back</a></p></main>` });
   return new Response(body, { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(retryAfter) } });
 }
 

@@ -4,6 +4,19 @@ export function escapeHtml(value: string): string {
 }
 
 /**
+ * The shell of every page built outside React (error, logout, waiting, unavailable, device and WAP
+ * pages): doctype, language, UTF-8, the mobile viewport and the title (escaped), then `head` (more
+ * meta or style elements) and `body`, both markup whose values the caller has escaped.
+ */
+export function htmlDocument({ lang = "en", title, head = "", body }: {
+  lang?: string; title: string; head?: string; body: string;
+}): string {
+  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8">`
+    + `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${head}`
+    + `</head><body>${body}</body></html>`;
+}
+
+/**
  * Headers of every page this service renders outside the React screens: never cached (it may
  * describe a user's request), never framed (RFC 9700 §4.15, clickjacking), no referrer leak of the
  * request URL, no script at all.
@@ -30,14 +43,11 @@ export function htmlErrorPage({ status = 400, title, message, error, requestId }
   status?: number; title: string; message: string; error?: string; requestId?: string;
 }): Response {
   const detail = [error && `Error code: ${error}`, requestId && `Reference: ${requestId}`].filter(Boolean) as string[];
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}p.detail{color:#666;font-size:.85rem}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
+  const body = htmlDocument({ title,
+    head: `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.3rem}p.detail{color:#666;font-size:.85rem}</style>`,
+    body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
 ${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}
-<p>Return to the application you came from and try again.</p></main></body></html>
-`;
+<p>Return to the application you came from and try again.</p></main>` });
   return new Response(body, { status, headers: PAGE_HEADERS });
 }

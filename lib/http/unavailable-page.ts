@@ -1,4 +1,4 @@
-import { escapeHtml, PAGE_HEADERS } from "./html";
+import { escapeHtml, htmlDocument, PAGE_HEADERS } from "./html";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 import { logDatabaseUnavailable } from "./respond";
 
@@ -12,18 +12,15 @@ const RETRY_PATH = /^\/(interaction|device)(\/[A-Za-z0-9_-]{1,64}){0,2}$/;
  */
 export function unavailablePage({ requestId, retryPath }: { requestId?: string; retryPath?: string } = {}): Response {
   const href = retryPath && RETRY_PATH.test(retryPath) ? escapeHtml(retryPath) : undefined;
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Service temporarily unavailable</title>
-${href ? `<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS};url=${href}">` : ""}
+  const body = htmlDocument({ title: "Service temporarily unavailable",
+    head: `${href ? `<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS};url=${href}">` : ""}
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}p.detail{color:#595959;font-size:.85rem}</style></head>
-<body><main><h1>Service temporarily unavailable</h1>
+h1{font-size:1.3rem}p.detail{color:#595959;font-size:.85rem}</style>`,
+    body: `<main><h1>Service temporarily unavailable</h1>
 <p role="alert">The service is temporarily unavailable. Please wait a few seconds and try again.</p>
 ${href ? `<p><a href="${href}">Try again</a></p>` : "<p>Return to the application you came from and try again.</p>"}
 <p class="detail">Error: temporarily_unavailable${requestId ? ` · Reference: ${escapeHtml(requestId)}` : ""}</p>
-</main></body></html>
-`;
+</main>` });
   return new Response(body, { status: 503, headers: { ...PAGE_HEADERS, "Retry-After": String(RETRY_AFTER_SECONDS) } });
 }
 

@@ -8,7 +8,7 @@ import { logger } from "../log";
 import { OAuthError } from "../oauth/errors";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { checkInteractionCsrfToken } from "./interaction-csrf";
-import { isSameOriginPost } from "./is-same-origin-post";
+import { isSameOriginPost } from "../http/is-same-origin-post";
 import { loadInteraction } from "./load-interaction";
 import { renderFailurePage, type FailureKind } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";

@@ -15,6 +15,13 @@ describe("normaliseMsisdn", () => {
   it.each(["", "07700900123", "+44abc", "12345", "1234567890123456", "+".repeat(50)])("refuses %j", (input) => {
     expect(normaliseMsisdn(input)).toBeNull();
   });
+  it("strict (the admin CLI) takes only the stored form, with or without one leading +", () => {
+    expect(normaliseMsisdn("+447700900123", { strict: true })).toBe("447700900123");
+    expect(normaliseMsisdn("447700900123", { strict: true })).toBe("447700900123");
+    for (const typed of ["+44 7700 900123", "0044 7700900123", "00447700900123", "++447700900123", " 447700900123"]) {
+      expect(normaliseMsisdn(typed, { strict: true })).toBeNull();
+    }
+  });
 });
 
 describe("maskMsisdn", () => {

@@ -12,7 +12,7 @@ import type { StepInput, StepResult } from "./step-result";
  * per subscriber and client (scope set = union of old and new, so a request for more scopes asks
  * again) - except for transaction authorisations (`mc_authz`), approved one at a time - and records
  * the pairwise subject (PCR) so later `PCR:` hints and id_token_hints resolve
- * (lib/oauth/authorize/interaction-api.ts).
+ * (lifecycle in lib/oauth/authorize/types.ts).
  */
 export async function recordConsent({ request, params, form, ip }: StepInput): Promise<StepResult> {
   const subscriberId = request.subscriberId;

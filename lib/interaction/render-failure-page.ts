@@ -1,4 +1,4 @@
-import { escapeHtml } from "../http/html";
+import { escapeHtml, htmlDocument } from "../http/html";
 import { getMessages, type Messages } from "../i18n/get-messages";
 import { SCREEN_HEADERS } from "./screen-headers";
 
@@ -14,11 +14,10 @@ export function renderFailurePage({ status, kind, messages = getMessages([]) }: 
   status: number; kind: FailureKind; messages?: Messages;
 }): Response {
   const t = messages.failure;
-  const html = `<!doctype html><html lang="${escapeHtml(messages.lang)}"><head><meta charset="utf-8">`
-    + `<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">`
-    + `<meta name="robots" content="noindex"><title>${escapeHtml(t.title)}</title>`
-    + `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#0f172a}</style>`
-    + `</head><body><main><h1>${escapeHtml(t.title)}</h1><p role="alert">${escapeHtml(t[kind])}</p></main></body></html>`;
+  const html = htmlDocument({ lang: messages.lang, title: t.title,
+    head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex">`
+      + `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#0f172a}</style>`,
+    body: `<main><h1>${escapeHtml(t.title)}</h1><p role="alert">${escapeHtml(t[kind])}</p></main>` });
   return new Response(html, {
     status, headers: { ...SCREEN_HEADERS, "Content-Type": "text/html; charset=utf-8" },
   });

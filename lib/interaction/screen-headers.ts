@@ -1,5 +1,6 @@
 import { config } from "../config";
 import { STATIC_PAGE_CSP } from "../http/html";
+import { issuerBase } from "../http/issuer-base";
 
 /**
  * Headers of every sign-in and consent response: never framed (clickjacking, RFC 9700 §4.16 /
@@ -17,7 +18,7 @@ export const SCREEN_HEADERS: Readonly<Record<string, string>> = {
 
 /** An absolute URL on this service (the issuer may carry a path prefix, as the metadata's do). */
 export function serviceUrl(path: string): string {
-  return `${config().ISSUER.replace(/\/$/, "")}${path}`;
+  return `${issuerBase()}${path}`;
 }
 
 /** The path of a screen URL relative to the host (for form actions and links). */

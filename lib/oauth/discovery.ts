@@ -1,6 +1,7 @@
 import { ACR_VALUES, DISPLAY_VALUES, LOGIN_HINT_METHODS, SUPPORTED_SCOPES, SUPPORTED_VERSIONS, UI_LOCALES } from "./scopes";
 import { claimsSupported } from "./claims";
 import { SIGNING_ALG } from "../keys/key-store";
+import { issuerBase } from "../http/issuer-base";
 
 /** Paths of every endpoint, relative to the issuer. */
 export const PATHS = {
@@ -29,7 +30,7 @@ const PRODUCT_VERSIONS = [
 
 /** The provider metadata document (OIDC Discovery 1.0 §3 plus the interface's extensions). */
 export function providerMetadata(issuer: string) {
-  const url = (path: string) => `${issuer.replace(/\/$/, "")}${path}`;
+  const url = (path: string) => `${issuerBase(issuer)}${path}`;
   return {
     version: "1.0",
     issuer,

@@ -1,7 +1,8 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from "jose";
 import * as oidc from "openid-client";
 import { operatorClient } from "./operator-client";
-import { PLAYGROUND_CLIENT_ID, issuerBase } from "./playground-settings";
+import { issuerBase } from "../http/issuer-base";
+import { PLAYGROUND_CLIENT_ID } from "./playground-settings";
 import type { TokenRecord } from "./token-record";
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;

@@ -1,5 +1,6 @@
 import * as oidc from "openid-client";
-import { PLAYGROUND_CLIENT_ID, issuerBase, playgroundClientSecret } from "./playground-settings";
+import { issuerBase } from "../http/issuer-base";
+import { PLAYGROUND_CLIENT_ID, playgroundClientSecret } from "./playground-settings";
 
 let configuration: Promise<oidc.Configuration> | undefined;
 

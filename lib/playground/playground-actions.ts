@@ -3,7 +3,7 @@ import { REFRESH_REQUEST } from "./auth-options";
 import { authorizationParams } from "./authorization-params";
 import { callNextAuth, parseCookieHeader, redirectWithCookies } from "./call-next-auth";
 import { ensurePlaygroundClientOnce } from "./ensure-playground-client";
-import { isSameOriginPost } from "./is-same-origin";
+import { isSameOriginPost } from "../http/is-same-origin-post";
 import { operatorClient } from "./operator-client";
 import { PLAYGROUND_PROVIDER_ID, playgroundUrls } from "./playground-settings";
 import { readPlaygroundSession } from "./read-session";
@@ -20,7 +20,7 @@ function backToPage(message?: string, extraCookies: string[] = []): Response {
 }
 
 async function guarded(req: Request, action: () => Promise<Response>): Promise<Response> {
-  if (!isSameOriginPost(req)) {
+  if (!isSameOriginPost(req, { fetchMetadataFirst: true })) {
     return new Response("Forbidden: cross-site request", { status: 403, headers: { "Content-Type": "text/plain" } });
   }
   try {

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { config } from "../config";
+import { issuerBase } from "../http/issuer-base";
 
 // The playground is a relying party living inside the product. Its three settings are not part of the
 // service's configuration (lib/config.ts): each may be set in the environment and is otherwise derived
@@ -15,11 +16,6 @@ export const PLAYGROUND_PROVIDER_ID = "operator";
 
 function derive(label: string): string {
   return createHmac("sha256", config().SUBJECT_SECRET).update(label).digest("base64url");
-}
-
-/** The issuer without a trailing slash, to build URLs under it. */
-export function issuerBase(): string {
-  return config().ISSUER.replace(/\/$/, "");
 }
 
 /** The playground client's secret: PLAYGROUND_CLIENT_SECRET, else HMAC(SUBJECT_SECRET, "playground-client-secret"). */

@@ -1,4 +1,4 @@
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 
 /** True when every digit is the previous one plus `step` (1234, 4321, 456789). */
 function isRun(pin: string, step: 1 | -1): boolean {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
 import { hashSecret } from "../crypto";
-import { AdminError, isUniqueViolation } from "../clients/admin-error";
-import { normalizeMsisdn } from "./normalize-msisdn";
+import { AdminError } from "../admin/admin-error";
+import { isUniqueViolation } from "../store/is-unique-violation";
+import { normaliseMsisdnOrThrow } from "./normalise-msisdn-or-throw";
 import { checkPinStrength } from "./check-pin-strength";
 import { parseAttributes } from "./subscriber-attributes";
 import { toSubscriberRecord, type SubscriberRecord } from "./subscriber-record";
@@ -17,7 +18,7 @@ export interface CreateSubscriberInput {
 
 /** Registers a subscriber (MSISDN unique, PIN scrypt-hashed); everything is validated before the write. */
 export async function createSubscriber(input: CreateSubscriberInput): Promise<SubscriberRecord> {
-  const msisdn = normalizeMsisdn(input.msisdn);
+  const msisdn = normaliseMsisdnOrThrow(input.msisdn);
   checkPinStrength({ pin: input.pin, msisdn });
   const attributes = parseAttributes(input.attributes ?? []);
   if (await db.subscriber.findUnique({ where: { msisdn }, select: { id: true } })) {

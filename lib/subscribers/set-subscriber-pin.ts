@@ -1,12 +1,12 @@
 import { hashSecret } from "../crypto";
-import { normalizeMsisdn } from "./normalize-msisdn";
+import { normaliseMsisdnOrThrow } from "./normalise-msisdn-or-throw";
 import { checkPinStrength } from "./check-pin-strength";
 import { updateSubscriberByMsisdn } from "./update-subscriber-by-msisdn";
 import type { SubscriberRecord } from "./subscriber-record";
 
 /** Sets a new PIN (strength-checked, scrypt-hashed) and clears the failed-attempt lockout with it. */
 export async function setSubscriberPin({ msisdn, pin }: { msisdn: string; pin: string }): Promise<SubscriberRecord> {
-  const digits = normalizeMsisdn(msisdn);
+  const digits = normaliseMsisdnOrThrow(msisdn);
   checkPinStrength({ pin, msisdn: digits });
   return updateSubscriberByMsisdn({
     msisdn: digits,

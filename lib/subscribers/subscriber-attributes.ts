@@ -1,5 +1,5 @@
 import type { Subscriber } from "@prisma/client";
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 
 type Value = string | boolean;
 type AttributeField =

@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { auditEventRow } from "../audit/record-audit-event";
-import { AdminError } from "../clients/admin-error";
+import { AdminError } from "../admin/admin-error";
 import { getSubscriberByMsisdnOrThrow } from "./get-subscriber-by-msisdn-or-throw";
 
 /**

@@ -6,16 +6,16 @@ import { freshDatabase, TEST_SECRETS } from "../support/server";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { verifySecret } from "@/lib/crypto";
-import { decryptMsisdn } from "@/lib/hints/encr-msisdn";
+import { decryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { getActiveKey, getKeys, invalidateKeyCache } from "@/lib/keys/key-store";
 import { pairwiseSubject, resolvePairwiseSubject } from "@/lib/subjects/pairwise-subject";
-import { AdminError } from "@/lib/clients/admin-error";
+import { AdminError } from "@/lib/admin/admin-error";
 import { checkRedirectUri } from "@/lib/clients/client-fields";
 import { createClient } from "@/lib/clients/create-client";
 import { deleteClient } from "@/lib/clients/delete-client";
 import { updateClient } from "@/lib/clients/update-client";
 import { checkPinStrength } from "@/lib/subscribers/check-pin-strength";
-import { normalizeMsisdn } from "@/lib/subscribers/normalize-msisdn";
+import { normaliseMsisdnOrThrow } from "@/lib/subscribers/normalise-msisdn-or-throw";
 import { parseAttributes } from "@/lib/subscribers/subscriber-attributes";
 import { createSubscriber } from "@/lib/subscribers/create-subscriber";
 import { suspendSubscriber } from "@/lib/subscribers/suspend-subscriber";
@@ -268,9 +268,9 @@ describe("admin domain rules", () => {
       refuses(() => checkPinStrength({ pin: weak, msisdn: "447700900001" }), /PIN/);
     }
     expect(() => checkPinStrength({ pin: "2580", msisdn: "447700900001" })).not.toThrow();
-    expect(normalizeMsisdn("+447700900001")).toBe("447700900001");
+    expect(normaliseMsisdnOrThrow("+447700900001")).toBe("447700900001");
     for (const bad of ["447700 900001", "0447700900001", "1234567890123456", "123456", "++447700900001"]) {
-      refuses(() => normalizeMsisdn(bad), /malformed MSISDN/);
+      refuses(() => normaliseMsisdnOrThrow(bad), /malformed MSISDN/);
     }
     expect(parseAttributes(["email_verified=false", "phone_number_alternative=+447700900002", "locale=en-GB"]))
       .toEqual({ emailVerified: false, phoneNumberAlternative: "447700900002", locale: "en-GB" });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, EncryptJWT, SignJWT } from "jose";
-import { encryptMsisdn } from "@/lib/hints/encr-msisdn";
+import { encryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { pairwiseSubject, rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, expectCallback, expectErrorRedirect, expectInteraction,

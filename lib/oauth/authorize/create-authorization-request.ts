@@ -1,5 +1,6 @@
 import { config } from "../../config";
 import { db } from "../../db";
+import { issuerBase } from "../../http/issuer-base";
 import { randomToken } from "../../crypto";
 import type { AuthorizationParams } from "./types";
 
@@ -26,5 +27,5 @@ export async function createAuthorizationRequest({ params, browserIdHash, sessio
 
 /** The interaction screen of a stored request (OIDC Core §3.1.2.3: the OP's own UI). */
 export function interactionUrl(id: string): string {
-  return `${config().ISSUER.replace(/\/$/, "")}/interaction/${id}`;
+  return `${issuerBase()}/interaction/${id}`;
 }

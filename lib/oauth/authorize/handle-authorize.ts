@@ -1,4 +1,4 @@
-import { config } from "../../config";
+import { issuerBase } from "../../http/issuer-base";
 import { readBrowserId } from "../../sessions/browser-cookie";
 import { resolveHints } from "../hints/resolve-hints";
 import { PATHS } from "../discovery";
@@ -44,6 +44,6 @@ async function authorize(req: Request, ctx: { target?: RedirectTarget }): Promis
 }
 
 function asGet(pairs: Array<[string, string]>): Response {
-  const url = `${config().ISSUER.replace(/\/$/, "")}${PATHS.authorization}?${new URLSearchParams(pairs)}`;
+  const url = `${issuerBase()}${PATHS.authorization}?${new URLSearchParams(pairs)}`;
   return new Response(null, { status: 303, headers: { Location: url, "Cache-Control": "no-store" } });
 }

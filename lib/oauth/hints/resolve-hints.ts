@@ -48,7 +48,7 @@ export async function resolveHints({ hints, client, promptNone }: {
     }
   }
   if (hints.idTokenHint !== undefined) {
-    const sub = await verifyIdTokenHint({ token: hints.idTokenHint, clientId: client.id });
+    const sub = (await verifyIdTokenHint({ token: hints.idTokenHint, clientId: client.id }))?.sub;
     const subscriber = sub && (await findPairwiseSubscriber({ sub, sectorIdentifier: client.sectorIdentifier }));
     if (!subscriber) {
       const text = "The id_token_hint is not a valid id_token issued to this client";

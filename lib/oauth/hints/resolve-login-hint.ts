@@ -1,5 +1,5 @@
 import type { RegisteredClient } from "../../clients/get-client";
-import { decryptMsisdn } from "../../hints/encr-msisdn";
+import { decryptMsisdn } from "./encr-msisdn";
 import { getKeys } from "../../keys/key-store";
 import { InvalidRequest } from "../errors";
 import { BAD_HINT, type LoginHint } from "./parse-login-hint";

@@ -1,6 +1,6 @@
-import { config } from "../../config";
 import { bodyParams, queryParams, type Params } from "../../http/params";
 import { isDatabaseUnavailable } from "../../http/is-database-unavailable";
+import { issuerBase } from "../../http/issuer-base";
 import { logDatabaseUnavailable } from "../../http/respond";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
@@ -33,7 +33,7 @@ export async function handleLogout(req: Request): Promise<Response> {
       return finish(request);
     }
     return confirmLogoutPage({
-      action: `${config().ISSUER.replace(/\/$/, "")}${PATHS.endSession}`,
+      action: `${issuerBase()}${PATHS.endSession}`,
       fields: {
         csrf: logoutCsrfToken(browserId), client_id: request.client?.id,
         post_logout_redirect_uri: request.postLogoutRedirectUri, state: request.state,

@@ -1,3 +1,4 @@
+import { htmlDocument } from "../../http/html";
 import { hstsHeaders } from "../../http/security-headers";
 
 /** HTML-escapes text and attribute values. */
@@ -12,9 +13,7 @@ border:1px solid #334155;background:#fff;cursor:pointer}button.primary{backgroun
 
 /** A complete, script-free HTML page; framing is refused (anti-clickjacking, RFC 9700 §4.16). */
 export function htmlPage({ title, body, status = 200 }: { title: string; body: string; status?: number }): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  const html = htmlDocument({ title, head: `<style>${STYLE}</style>`, body: `<main><h1>${escapeHtml(title)}</h1>${body}</main>` });
   return new Response(html, {
     status,
     headers: {

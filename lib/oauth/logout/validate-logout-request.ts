@@ -1,7 +1,7 @@
 import { getClient, type RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
 import { InvalidRequest } from "../errors";
-import { verifyIdTokenHint } from "./verify-id-token-hint";
+import { verifyIdTokenHint } from "../hints/verify-id-token-hint";
 
 export interface LogoutRequest {
   client?: RegisteredClient;
@@ -27,7 +27,9 @@ export async function validateLogoutRequest(params: Params): Promise<LogoutReque
   let audiences: string[] | undefined;
   let hintSubject: string | undefined;
   if (hint) {
-    ({ audiences, sub: hintSubject } = await verifyIdTokenHint(hint));
+    const verified = await verifyIdTokenHint({ token: hint });
+    if (!verified) throw new InvalidRequest("id_token_hint is not an id_token issued by this server");
+    ({ audiences, sub: hintSubject } = verified);
     if (clientId && !audiences.includes(clientId)) {
       throw new InvalidRequest("client_id is not an audience of id_token_hint");
     }
