@@ -1,4 +1,4 @@
-// Operator administration CLI: `npm run admin -- <command> [--json]` (README "Operator administration").
+// Operator administration CLI: `npm run admin -- <command> [--json]` (docs/operations.md, "Operator administration").
 //
 // Output contract (scripts rely on it):
 // - success: human text on stdout, or with --json exactly one JSON object on stdout; exit 0.

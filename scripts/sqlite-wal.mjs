@@ -1,6 +1,6 @@
 // Puts a SQLite database in WAL mode (persistent in the file): readers never block the writer.
 // Durability: better-sqlite3 opens WAL databases with synchronous=NORMAL (its compile-time default):
-// commits survive a crash of the process; the last ones may be lost on power loss (see README).
+// commits survive a crash of the process; the last ones may be lost on power loss (docs/operations.md, "Faults and recovery").
 // No-op for PostgreSQL URLs.
 import Database from "better-sqlite3";
 

@@ -23,7 +23,7 @@ function run(cmd, args, extraEnv = {}) {
 
 // Fail fast, with one message naming the variable, before anything else starts.
 run(bin("tsx"), ["scripts/check-config.ts"]);
-// PostgreSQL (postgresql:// URL): its own generated client and migrations (prisma/postgres, README "PostgreSQL").
+// PostgreSQL (postgresql:// URL): its own generated client and migrations (prisma/postgres, docs/operations.md, "PostgreSQL schema, migrations and client").
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL);
 const pgClientSchema = path.join(root, "node_modules", ".prisma", "client-pg", "schema.prisma");
 if (onPostgres && (!existsSync(pgClientSchema)

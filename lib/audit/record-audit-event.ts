@@ -3,7 +3,7 @@ import { db } from "../db";
 import { uuidV7 } from "../crypto";
 import { pseudonymiseSubscriber } from "./pseudonymise-subscriber";
 
-/** What the audit log records (README, Security: "Audit log"). */
+/** What the audit log records (docs/security.md, "Audit log"). */
 export type AuditType =
   | "sign_in" | "pin_lockout" | "code_send_limited"
   | "consent_given" | "consent_denied" | "consent_withdrawn"

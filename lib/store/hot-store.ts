@@ -16,7 +16,7 @@ export type InsertRow = Record<string, string | number | boolean | Date | null |
  * The hot-path statements of the full flow, refresh and the protected resources, as prepared
  * statements on the store's own connection (SQLite: better-sqlite3 on the same file as Prisma;
  * PostgreSQL: a `pg` pool). Everything else stays on Prisma. Rows have Prisma's model shapes and
- * the store reads and writes Prisma's storage format (lib/store/README in the project README).
+ * the store reads and writes Prisma's storage format (docs/architecture.md, "Hot-path store").
  */
 export interface HotStore {
   readonly dialect: "sqlite" | "postgresql";

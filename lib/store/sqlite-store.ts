@@ -63,7 +63,7 @@ export class SqliteStore implements HotStore {
     this.db = new Database(file, { timeout: 0, fileMustExist: true });
     // WAL is persistent in the file (scripts/sqlite-wal.mjs sets it at deploy); synchronous=NORMAL
     // is what better-sqlite3 uses for WAL databases, and what Prisma's connection runs with: a commit
-    // survives a crash of the process; the last ones may be lost on power loss (README, durability).
+    // survives a crash of the process; the last ones may be lost on power loss (docs/operations.md, "Faults and recovery").
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     if ((options.checkpointIntervalMs ?? 0) > 0) this.startCheckpointer();

@@ -15,7 +15,7 @@ export const TEST_SECRETS = {
   SUBJECT_SECRET: "test-subject-secret-0123456789abcdef-0123",
 };
 
-/** Abuse limits high enough for the shared test servers (README, Security: the real defaults). */
+/** Abuse limits high enough for the shared test servers (docs/security.md: the real defaults). */
 export const TEST_ABUSE_LIMITS = {
   OTP_SEND_LIMIT_PER_REQUESTER: "100000", OTP_SEND_LIMIT_PER_MSISDN: "100000",
   OTP_SEND_LIMIT_PER_IP: "100000", OTP_SEND_LIMIT_PER_NAT_IP: "100000",

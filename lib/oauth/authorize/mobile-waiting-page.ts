@@ -7,7 +7,7 @@ import { issuerBase } from "../../http/issuer-base";
  * script: it reloads itself at once into /authorize/wait/{id}, which holds the response (up to 50 s)
  * while the browser keeps showing this page, and comes back here when nothing happened. This is the
  * one screen `prompt=mobile` shows, a deliberate deviation from the interface's "show no UI": without
- * it there is nothing to match the handset's request against (README, Deviations).
+ * it there is nothing to match the handset's request against (docs/interface.md, "Deviations from the standards").
  */
 export function mobileWaitingPage({ requestId, checkCode, clientName, expiresAt }: {
   requestId: string; checkCode: string; clientName: string; expiresAt: Date;

@@ -1,7 +1,7 @@
 /*
  * Authorization request parameters: which of the interface's "required" ones are truly required.
  * The listing marks every parameter but display and prompt as required and admits it is loose; the
- * decisions below (copied into the README) keep the field's SDKs and the OpenID conformance suite
+ * decisions below (written down in docs/interface.md) keep the field's SDKs and the OpenID conformance suite
  * working. A parameter with an empty value counts as omitted (RFC 6749 §3.1).
  *
  * | parameter          | decision                                                                   |
@@ -143,7 +143,7 @@ function validateAuthorization(p: Map<string, string>, scopes: string[], client:
   return { context, bindingMessage };
 }
 
-/** Length limits of the mc_authz texts, in characters (README "Out-of-band authorization"). */
+/** Length limits of the mc_authz texts, in characters (docs/endpoints.md, "Out-of-band authorization"). */
 export const MAX_CONTEXT = 256;
 export const MAX_BINDING_MESSAGE = 64;
 

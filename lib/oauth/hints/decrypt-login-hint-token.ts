@@ -5,7 +5,7 @@ import { clockSkewSeconds, isBeyondSkewInFuture } from "../clock-skew";
 
 /**
  * `login_hint_token` (interface: "an encrypted JWT holding a user hint for one operator"). Format
- * defined by this service (README, "Login hints"):
+ * defined by this service (docs/interface.md, "Login hints"):
  *   - a JWE in compact serialisation, `alg` RSA-OAEP-256 (or RSA-OAEP), `enc` A128CBC-HS256,
  *     A256CBC-HS512, A128GCM or A256GCM, encrypted to our `enc` key from the JWKS (`kid` optional);
  *   - its JWT claims: `login_hint` (one of `MSISDN:`, `ENCR_MSISDN:`, `PCR:`), `exp` (required),
