@@ -102,7 +102,7 @@ if (!e2eOnly && testEnv.TEST_PG_URL) {
   const out = path.join(root, ".tmp", "vitest-postgres-results.json");
   rmSync(out, { force: true });
   const code = run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]) ||
-    run(bin("vitest"), ["run", "test/integration", "--exclude", "test/integration/bench-smoke.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    run(bin("vitest"), ["run", "test/integration", "--exclude", "test/integration/server/bench-smoke.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
       { ...testEnv, TEST_DATABASE: "postgres" });
   const r = readJson(out);
   if (r) {

@@ -5,7 +5,7 @@ import { rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, expectErrorRedirect, expectInteraction,
   publicKeyOf, requestFor, serverKey, type Client, type Subscriber,
-} from "../integration/authorize-support";
+} from "@/test/support/authorize-support";
 
 // Clock skew (issue 6, "Faults"): times written by another clock are judged with one tolerance,
 // CLOCK_SKEW_SECONDS (default 60 s). 30 s of skew passes, 5 minutes does not.

@@ -4,7 +4,7 @@ import { createAdapter } from "@/lib/db";
 import { setStatementListener } from "@/lib/store/statement-listener";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
-import { grant, requestFor, signedInBrowser } from "@/test/integration/authorize-support";
+import { grant, requestFor, signedInBrowser } from "@/test/support/authorize-support";
 import { handleAuthorize } from "./handle-authorize";
 
 // Every statement the handler sends, counted on the process's one Prisma client (lib/db reuses it)

@@ -1,0 +1,316 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { freshDatabase, TEST_SECRETS } from "../../support/server";
+import { db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { verifySecret } from "@/lib/crypto";
+import { decryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
+import { getActiveKey, getKeys, invalidateKeyCache } from "@/lib/keys/key-store";
+import { pairwiseSubject, resolvePairwiseSubject } from "@/lib/subjects/pairwise-subject";
+import { AdminError } from "@/lib/admin/admin-error";
+import { checkRedirectUri } from "@/lib/clients/client-fields";
+import { createClient } from "@/lib/clients/create-client";
+import { deleteClient } from "@/lib/clients/delete-client";
+import { updateClient } from "@/lib/clients/update-client";
+import { checkPinStrength } from "@/lib/subscribers/check-pin-strength";
+import { normaliseMsisdnOrThrow } from "@/lib/subscribers/normalise-msisdn-or-throw";
+import { parseAttributes } from "@/lib/subscribers/subscriber-attributes";
+import { createSubscriber } from "@/lib/subscribers/create-subscriber";
+import { suspendSubscriber } from "@/lib/subscribers/suspend-subscriber";
+import { getSubscriberByMsisdn } from "@/lib/subscribers/get-subscriber-by-msisdn";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const TSX = path.join(root, "node_modules", ".bin", "tsx");
+let databaseUrl = "";
+// Each CLI spawn is a full tsx + Prisma start-up (~1 s, more on a loaded CI machine).
+vi.setConfig({ testTimeout: 90_000 });
+
+// The CLI and this worker share one fresh database, so the CLI's writes are checked row by row and
+// the integration server's database is left alone.
+beforeAll(async () => {
+  databaseUrl = freshDatabase("admin");
+  process.env.DATABASE_URL = databaseUrl;
+  expect(config().DATABASE_URL).toBe(databaseUrl);
+  // Keys exist before CLI processes run side by side (as after the first `npm start`).
+  await getKeys();
+});
+
+type Run = { code: number; stdout: string; stderr: string };
+
+/** Runs the real CLI (`npm run admin -- ...`) as a child process. */
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(TSX, ["scripts/admin.ts", ...args], {
+      cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl },
+    }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+/** Runs the CLI with --json and parses its one JSON object. */
+async function adminJson(...args: string[]) {
+  const run = await admin(...args, "--json");
+  expect(run.stdout.trim().split("\n"), run.stderr).toHaveLength(1);
+  return { ...run, body: JSON.parse(run.stdout) as Record<string, any> };
+}
+
+async function snapshot() {
+  const [clients, subscribers, keys, pcrs] = await Promise.all([
+    db.client.findMany({ orderBy: { id: "asc" } }), db.subscriber.findMany({ orderBy: { id: "asc" } }),
+    db.key.findMany({ orderBy: { kid: "asc" } }), db.pairwiseSubject.findMany({ orderBy: { sub: "asc" } }),
+  ]);
+  return JSON.stringify({ clients, subscribers, keys, pcrs });
+}
+
+describe("admin CLI: clients", () => {
+  let clientId = "";
+  let secret = "";
+
+  it("client create prints the id and the secret once, stores only the scrypt hash", async () => {
+    const { code, body } = await adminJson("client", "create", "--name", "Shop App",
+      "--redirect-uri", "https://shop.example.com/cb", "https://shop.example.com/cb2",
+      "--scope", "openid", "mc_authn", "mc_identity_phonenumber", "--post-logout-redirect-uri", "https://shop.example.com/bye");
+    expect(code).toBe(0);
+    clientId = body.client_id;
+    secret = body.client_secret;
+    expect(body.secret_stored).toBe(false);
+    expect(body.client).toMatchObject({ client_name: "Shop App", sector_identifier: "shop.example.com", expires_in_format: "timestamp" });
+    const row = await db.client.findUniqueOrThrow({ where: { id: clientId } });
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(await verifySecret(secret, row.secretHash!)).toBe(true);
+    expect(JSON.parse(row.redirectUris)).toEqual(["https://shop.example.com/cb", "https://shop.example.com/cb2"]);
+    expect(row.allowedScopes).toBe("openid mc_authn mc_identity_phonenumber");
+
+    const human = await admin("client", "create", "--name", "Native App", "--redirect-uri", "com.example.app:/cb",
+      "--scope", "openid", "--expires-in", "seconds");
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/client_secret: \S{43}\n.*not stored.*cannot be shown again/);
+    expect(await db.client.findFirstOrThrow({ where: { name: "Native App" } })).toMatchObject({
+      expiresInFormat: "seconds", sectorIdentifier: "com.example.app",
+    });
+  });
+
+  it("client list and show reveal no secret material", async () => {
+    const [list, show, human] = await Promise.all([
+      adminJson("client", "list"), adminJson("client", "show", clientId), admin("client", "show", clientId),
+    ]);
+    expect(list.body.clients.map((c: { client_id: string }) => c.client_id)).toContain(clientId);
+    expect(show.body.client).toMatchObject({ client_id: clientId, has_secret: true, public: false });
+    expect(human.stdout).toContain("client_name: Shop App");
+    for (const out of [list.stdout, show.stdout, human.stdout]) expect(out).not.toMatch(/scrypt|secret_hash|secretHash/);
+  });
+
+  it("client rotate-secret replaces the secret; the old one stops verifying", async () => {
+    const { body } = await adminJson("client", "rotate-secret", clientId);
+    const row = await db.client.findUniqueOrThrow({ where: { id: clientId } });
+    expect(await verifySecret(body.client_secret, row.secretHash!)).toBe(true);
+    expect(await verifySecret(secret, row.secretHash!)).toBe(false);
+  });
+
+  it("client set --expires-in seconds changes the token option", async () => {
+    const { body } = await adminJson("client", "set", clientId, "--expires-in", "seconds");
+    expect(body.client.expires_in_format).toBe("seconds");
+    expect((await db.client.findUniqueOrThrow({ where: { id: clientId } })).expiresInFormat).toBe("seconds");
+  });
+
+  it("client delete removes the row; a second delete is an unknown client", async () => {
+    expect((await admin("client", "delete", clientId)).code).toBe(0);
+    expect(await db.client.findUnique({ where: { id: clientId } })).toBeNull();
+    const again = await admin("client", "delete", clientId);
+    expect(again).toMatchObject({ code: 1, stdout: "", stderr: `error: unknown client ${clientId}\n` });
+  });
+});
+
+describe("admin CLI: subscribers", () => {
+  const msisdn = "447700900555";
+
+  it("subscriber create stores attributes and a hashed PIN; show and list display them", async () => {
+    const created = await admin("subscriber", "create", "--msisdn", `+${msisdn}`, "--pin", "2580",
+      "--attribute", "given_name=Alice", "family_name=Example", "street_address=1 High Street", "email=alice@example.com",
+      "email_verified=true", "birth_date=1990-04-01");
+    expect(created.code, created.stderr).toBe(0);
+    const row = await db.subscriber.findUniqueOrThrow({ where: { msisdn } });
+    expect(row).toMatchObject({ givenName: "Alice", streetAddress: "1 High Street", emailVerified: true, birthDate: "1990-04-01" });
+    expect(await verifySecret("2580", row.pinHash!)).toBe(true);
+    const [show, list] = await Promise.all([adminJson("subscriber", "show", msisdn), adminJson("subscriber", "list")]);
+    expect(show.body.subscriber).toMatchObject({ msisdn, status: "active", attributes: { given_name: "Alice", email_verified: true } });
+    expect(list.body.subscribers.map((s: { msisdn: string }) => s.msisdn)).toContain(msisdn);
+    expect(show.stdout + list.stdout).not.toContain("scrypt");
+  });
+
+  it("set-pin, suspend, activate and unlock change the row", async () => {
+    await db.subscriber.update({ where: { msisdn }, data: { failedPinAttempts: 3, lockoutCount: 2, lockedUntil: new Date(Date.now() + 60_000) } });
+    expect((await admin("subscriber", "set-pin", msisdn, "--pin", "7391")).code).toBe(0);
+    let row = await db.subscriber.findUniqueOrThrow({ where: { msisdn } });
+    expect(await verifySecret("7391", row.pinHash!)).toBe(true);
+    expect(row).toMatchObject({ failedPinAttempts: 0, lockoutCount: 0, lockedUntil: null });
+
+    expect((await adminJson("subscriber", "suspend", msisdn)).body.subscriber.status).toBe("suspended");
+    expect((await db.subscriber.findUniqueOrThrow({ where: { msisdn } })).status).toBe("suspended");
+    expect((await admin("subscriber", "activate", msisdn)).code).toBe(0);
+    expect((await db.subscriber.findUniqueOrThrow({ where: { msisdn } })).status).toBe("active");
+
+    await db.subscriber.update({ where: { msisdn }, data: { failedPinAttempts: 5, lockoutCount: 1, lockedUntil: new Date(Date.now() + 60_000) } });
+    expect((await adminJson("subscriber", "unlock", msisdn)).body.subscriber).toMatchObject({ failed_pin_attempts: 0, locked_until: null });
+    row = await db.subscriber.findUniqueOrThrow({ where: { msisdn } });
+    expect(row).toMatchObject({ failedPinAttempts: 0, lockoutCount: 0, lockedUntil: null });
+  });
+
+  it("encr-msisdn output decrypts back to the MSISDN with the enc private key", async () => {
+    const [json, human] = await Promise.all([adminJson("subscriber", "encr-msisdn", msisdn), admin("subscriber", "encr-msisdn", msisdn)]);
+    invalidateKeyCache();
+    const { privateKey, kid } = await getActiveKey("enc");
+    expect(json.body).toMatchObject({ msisdn, kid, registered: true });
+    expect(json.body.login_hint).toBe(`ENCR_MSISDN:${json.body.encr_msisdn}`);
+    expect(decryptMsisdn({ value: json.body.encr_msisdn, privateKey })).toBe(msisdn);
+    expect(decryptMsisdn({ value: human.stdout.split("\n")[0]!, privateKey })).toBe(msisdn);
+  });
+
+  it("pcr prints the pairwise subject for the client's sector and makes it resolvable", async () => {
+    const { client } = await createClient({ name: "PCR App", redirectUris: ["https://pcr.example.com/cb"], scopes: ["openid"] });
+    const { body } = await adminJson("subscriber", "pcr", msisdn, "--client", client.id);
+    const subscriber = await db.subscriber.findUniqueOrThrow({ where: { msisdn } });
+    expect(body.pcr).toBe(pairwiseSubject({ subscriberId: subscriber.id, sectorIdentifier: "pcr.example.com" }));
+    expect(body.login_hint).toBe(`PCR:${body.pcr}`);
+    expect(await resolvePairwiseSubject({ sub: body.pcr, sectorIdentifier: "pcr.example.com" })).toBe(subscriber.id);
+  });
+});
+
+describe("admin CLI: keys", () => {
+  it("keys list shows kid, use, alg, status and dates, never private material", async () => {
+    const [{ body, stdout }, human] = await Promise.all([adminJson("keys", "list"), admin("keys", "list")]);
+    expect(body.keys.length).toBeGreaterThanOrEqual(3);
+    for (const k of body.keys) {
+      expect(Object.keys(k).sort()).toEqual(
+        ["activated_at", "alg", "created_at", "kid", "published", "remove_after", "retired_at", "status", "use"]);
+    }
+    expect(human.stdout).toMatch(/ sig {2}RS256 {2}active/);
+    expect(stdout + human.stdout).not.toMatch(/privateJwk|"d"|v1\./);
+  });
+
+  it("keys rotate retires the active key (still published), activates next, publishes a new next", async () => {
+    const before = await db.key.findMany({ where: { use: "sig" } });
+    const active = before.find((k) => k.status === "active")!;
+    const next = before.find((k) => k.status === "next")!;
+    const { body } = await adminJson("keys", "rotate");
+    expect(body).toMatchObject({ use: "sig", activated: next.kid, retired: 1 });
+    const after = await db.key.findMany({ where: { use: "sig" } });
+    const old = after.find((k) => k.kid === active.kid)!;
+    expect(old.status).toBe("retired");
+    expect(old.removeAfter!.getTime()).toBeGreaterThan(Date.now() + config().ACCESS_TOKEN_TTL * 1000);
+    expect(after.find((k) => k.kid === next.kid)!.status).toBe("active");
+    expect(after.find((k) => k.kid === body.next)!.status).toBe("next");
+    invalidateKeyCache();
+    expect((await getKeys()).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, next.kid, body.next]));
+
+    const enc = await admin("keys", "rotate", "--use", "enc");
+    expect(enc.stdout).toMatch(/^Rotated enc key/);
+    expect(await db.key.count({ where: { use: "enc", status: "active" } })).toBe(1);
+  });
+});
+
+describe("admin CLI: bad input changes nothing", () => {
+  it("refuses each kind of bad input with one line on stderr and exit 1", async () => {
+    await createSubscriber({ msisdn: "447700900777", pin: "2580" });
+    await createClient({ name: "Taken", redirectUris: ["https://taken.example.com/cb"], scopes: ["openid"] });
+    const create = (name: string, uri: string, ...scope: string[]) =>
+      ["client", "create", "--name", name, "--redirect-uri", uri, "--scope", ...scope];
+    const cases: Array<[string[], RegExp]> = [
+      [create("A", "https://a.example.com/cb", "openid", "mc_bogus"), /unknown scope mc_bogus/],
+      [create("A", "https://a.example.com/cb", "mc_authn"), /must include openid/],
+      [create("A", "https://a.example.com/cb#frag", "openid"), /fragment/],
+      [create("A", "http://a.example.com/cb", "openid"), /must use https/],
+      [create("A", "not a uri", "openid"), /redirect URI/],
+      [create("Taken", "https://b.example.com/cb", "openid"), /already exists/],
+      [["client", "create", "--name", "A", "--scope", "openid"], /required option '--redirect-uri/],
+      [["subscriber", "create", "--msisdn", "0447700900778", "--pin", "2580"], /malformed MSISDN/],
+      [["subscriber", "create", "--msisdn", "447700900778", "--pin", "1234"], /too weak/],
+      [["subscriber", "create", "--msisdn", "447700900777", "--pin", "2580"], /already exists/],
+      [["subscriber", "create", "--msisdn", "447700900778", "--pin", "2580", "--attribute", "shoe_size=9"], /unknown attribute "shoe_size"/],
+      [["subscriber", "show", "447700900779"], /unknown subscriber/],
+    ];
+    const before = await snapshot();
+    const runs: Run[] = [];
+    // A few at a time: each spawn is a full tsx + Prisma start-up.
+    for (let i = 0; i < cases.length; i += 4) runs.push(...(await Promise.all(cases.slice(i, i + 4).map(([args]) => admin(...args)))));
+    runs.forEach((run, i) => {
+      const label = cases[i]![0].join(" ");
+      expect(run.code, label).toBe(1);
+      expect(run.stdout, label).toBe("");
+      expect(run.stderr.trimEnd().split("\n"), label).toHaveLength(1);
+      expect(run.stderr, label).toMatch(cases[i]![1]);
+    });
+    const json = await admin("client", "create", "--name", "A", "--redirect-uri", "https://a.example.com/cb", "--scope", "nope", "--json");
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringMatching(/^unknown scope nope/) });
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe("admin domain rules", () => {
+  const refuses = (fn: () => unknown, message: RegExp) => expect(fn).toThrow(expect.objectContaining({ name: "AdminError", message: expect.stringMatching(message) }));
+
+  it("redirect URIs: https, loopback http, reverse-domain app schemes; nothing else", () => {
+    for (const ok of ["https://rp.example/cb?x=1", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:3000/cb", "com.example.app:/oauth"]) {
+      expect(() => checkRedirectUri(ok)).not.toThrow();
+    }
+    refuses(() => checkRedirectUri("https://rp.example/cb#x"), /fragment/);
+    refuses(() => checkRedirectUri("https://*.rp.example/cb"), /wildcards/);
+    refuses(() => checkRedirectUri("https://user:pw@rp.example/cb"), /credentials/);
+    refuses(() => checkRedirectUri("/relative/cb"), /absolute/);
+    refuses(() => checkRedirectUri("javascript:alert(1)"), /must use https/);
+    refuses(() => checkRedirectUri("myapp:/cb"), /must use https/);
+  });
+
+  it("PIN strength, MSISDN format and attributes", () => {
+    for (const weak of ["0000", "1234", "4321", "123456", "987654", "0001", "12a4", "123", "123456789"]) {
+      refuses(() => checkPinStrength({ pin: weak, msisdn: "447700900001" }), /PIN/);
+    }
+    expect(() => checkPinStrength({ pin: "2580", msisdn: "447700900001" })).not.toThrow();
+    expect(normaliseMsisdnOrThrow("+447700900001")).toBe("447700900001");
+    for (const bad of ["447700 900001", "0447700900001", "1234567890123456", "123456", "++447700900001"]) {
+      refuses(() => normaliseMsisdnOrThrow(bad), /malformed MSISDN/);
+    }
+    expect(parseAttributes(["email_verified=false", "phone_number_alternative=+447700900002", "locale=en-GB"]))
+      .toEqual({ emailVerified: false, phoneNumberAlternative: "447700900002", locale: "en-GB" });
+    refuses(() => parseAttributes(["birth_date=2001-02-29"]), /birth_date/);
+    refuses(() => parseAttributes(["email_verified=yes"]), /true or false/);
+    refuses(() => parseAttributes(["given_name=A", "given_name=B"]), /twice/);
+    refuses(() => parseAttributes(["given_name"]), /unknown attribute/);
+    refuses(() => parseAttributes(["toString=x"]), /unknown attribute/);
+  });
+
+  it("public clients have no secret; several hosts need an explicit sector identifier", async () => {
+    const { client, clientSecret } = await createClient({
+      name: "SPA", redirectUris: ["https://spa.example.com/cb"], scopes: ["openid"], isPublic: true,
+    });
+    expect(clientSecret).toBeNull();
+    expect(await db.client.findUniqueOrThrow({ where: { id: client.id } })).toMatchObject({ isPublic: true, secretHash: null });
+    const twoHosts = { redirectUris: ["https://a.example.com/cb", "https://b.example.com/cb"], scopes: ["openid"] };
+    await expect(createClient({ name: "Two", ...twoHosts })).rejects.toThrow(/--sector-identifier/);
+    const ok = await createClient({ name: "Two", ...twoHosts, sectorIdentifier: "example.com" });
+    expect(ok.client.sectorIdentifier).toBe("example.com");
+    await expect(updateClient({ clientId: "nope", changes: { status: "disabled" } })).rejects.toBeInstanceOf(AdminError);
+  });
+
+  it("deleting a client revokes its tokens; suspending a subscriber ends sessions and revokes tokens", async () => {
+    const { client } = await createClient({ name: "Doomed", redirectUris: ["https://d.example.com/cb"], scopes: ["openid"] });
+    const s = await createSubscriber({ msisdn: "447700900888", pin: "2580" });
+    const token = (tokenHash: string, clientId: string) => db.accessToken.create({
+      data: { tokenHash, clientId, subscriberId: s.id, scope: "openid", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    await token("t-client", client.id);
+    await token("t-other", "other-client");
+    await db.session.create({
+      data: { id: "sess-1", browserIdHash: "b", subscriberId: s.id, authTime: new Date(), acr: "2", amr: "otp", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    expect(await deleteClient({ clientId: client.id })).toEqual({ revokedTokens: 1 });
+    expect((await db.accessToken.findUniqueOrThrow({ where: { tokenHash: "t-other" } })).revokedAt).toBeNull();
+    await suspendSubscriber({ msisdn: s.msisdn });
+    expect((await db.accessToken.findUniqueOrThrow({ where: { tokenHash: "t-other" } })).revokedAt).not.toBeNull();
+    expect((await db.session.findUniqueOrThrow({ where: { id: "sess-1" } })).endedAt).not.toBeNull();
+    expect((await getSubscriberByMsisdn({ msisdn: `+${s.msisdn}` }))?.status).toBe("suspended");
+    expect(await getSubscriberByMsisdn({ msisdn: "garbage" })).toBeNull();
+  });
+});

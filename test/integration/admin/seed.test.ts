@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, TEST_SECRETS } from "../../support/server";
+import { db } from "@/lib/db";
+import { config, parseConfig } from "@/lib/config";
+import { verifySecret } from "@/lib/crypto";
+import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
+import { seedDemoData } from "@/lib/demo/seed-demo-data";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+let databaseUrl = "";
+
+// The seed writes demo rows; it gets its own database so the integration server's stays as tests expect.
+beforeAll(() => {
+  databaseUrl = freshDatabase("seed");
+  process.env.DATABASE_URL = databaseUrl;
+  expect(config().DATABASE_URL).toBe(databaseUrl);
+});
+
+async function snapshot() {
+  const [clients, subscribers, keys] = await Promise.all([
+    db.client.findMany({ orderBy: { id: "asc" } }), db.subscriber.findMany({ orderBy: { msisdn: "asc" } }),
+    db.key.findMany({ orderBy: { kid: "asc" } }),
+  ]);
+  return { clients, subscribers, keys };
+}
+
+const IDENTITY = ["title", "givenName", "middleName", "familyName", "preferredUsername", "gender", "birthDate", "locale",
+  "picture", "website", "email", "phoneNumberAlternative", "streetAddress", "city", "state", "postalCode", "country",
+  "nationalIdentifier"] as const;
+
+describe("demo data seed", () => {
+  it("creates the documented clients, subscribers and keys", async () => {
+    expect(await seedDemoData()).toMatch(/clients 2 created.*subscribers 4 created/);
+    const { clients, subscribers, keys } = await snapshot();
+    expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
+
+    const demo = clients.find((c) => c.id === "demo-client")!;
+    expect(demo).toMatchObject({ name: "DemoApp", expiresInFormat: "timestamp", isPublic: false, sectorIdentifier: "localhost:3000" });
+    expect(JSON.parse(demo.redirectUris)).toEqual([
+      "http://localhost:3000/callback", "http://127.0.0.1:3000/callback", "http://localhost:3000/playground/callback"]);
+    expect(JSON.parse(demo.postLogoutRedirectUris)).toEqual(["http://localhost:3000/"]);
+    expect(demo.allowedScopes.split(" ")).toEqual([...SUPPORTED_SCOPES]);
+    expect(demo.secretHash).not.toContain("demo-secret");
+    expect(await verifySecret("demo-secret-change-me", demo.secretHash!)).toBe(true);
+    const sdk = clients.find((c) => c.id === "demo-client-sdk")!;
+    expect(sdk).toMatchObject({ name: "DemoSdkApp", expiresInFormat: "seconds" });
+    expect(await verifySecret("demo-sdk-secret-change-me", sdk.secretHash!)).toBe(true);
+
+    const [full, phoneOnly, suspended, partial] = subscribers;
+    expect(subscribers.map((s) => [s.msisdn, s.status])).toEqual([
+      ["447700900001", "active"], ["447700900002", "active"], ["447700900003", "suspended"], ["447700900004", "active"]]);
+    for (const [s, pin] of [[full, "2580"], [phoneOnly, "1357"], [suspended, "9753"], [partial, "8642"]] as const) {
+      expect(await verifySecret(pin, s!.pinHash!), s!.msisdn).toBe(true);
+    }
+    for (const attr of IDENTITY) expect(full![attr], attr).toBeTruthy();
+    expect(full!.emailVerified).toBe(true);
+    for (const attr of IDENTITY) expect(phoneOnly![attr], attr).toBeNull();
+    expect(IDENTITY.filter((a) => partial![a] !== null)).toEqual(["givenName", "familyName", "email"]);
+  });
+
+  const runSeedScript = (demoData: "true" | "false") => new Promise<string>((resolve, reject) => {
+    execFile(path.join(root, "node_modules", ".bin", "tsx"), ["prisma/seed.ts"], {
+      cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: databaseUrl, DEMO_DATA: demoData },
+    }, (err, out, errOut) => (err ? reject(new Error(errOut)) : resolve(out)));
+  });
+
+  it("re-running, in process or as `npm start` does (prisma/seed.ts), changes nothing", async () => {
+    const before = await snapshot();
+    expect(await seedDemoData()).toMatch(/clients 0 created, 2 kept; subscribers 0 created, 4 kept/);
+    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 2 kept.*0 created, 4 kept\n$/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("DEMO_DATA=false (the default on PostgreSQL) seeds nothing: no published demo secret in production", async () => {
+    await db.client.deleteMany({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } });
+    expect(await runSeedScript("false")).toMatch(/^Demo data: not seeded/);
+    expect(await db.client.count({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } })).toBe(0);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db" }).DEMO_DATA).toBe(false);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "file:/tmp/x.db" }).DEMO_DATA).toBe(true);
+    expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db", DEMO_DATA: "true" }).DEMO_DATA).toBe(true);
+  });
+});
