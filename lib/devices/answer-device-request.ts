@@ -74,7 +74,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
         authTime: now, acr, amr: (acr === "3" ? ["mca", "pin"] : ["mca"]).join(" "), expiresAt: authz.expiresAt },
       select: { id: true },
     });
-    const mobile = (JSON.parse(authz.params) as AuthorizationParams).prompt.includes("mobile");
+    const mobile = isPromptMobile(authz.params);
     const moved = await tx.authorizationRequest.updateMany({
       where: { id: request.authorizationRequestId, status: "pending" },
       data: { status: mobile ? "consented" : "authenticated", sessionId: session.id, subscriberId: device.subscriberId,
@@ -118,7 +118,7 @@ async function end(
     const authz = await tx.authorizationRequest.findUnique({
       where: { id: request.authorizationRequestId }, select: { params: true },
     });
-    const mobile = authz ? (JSON.parse(authz.params) as AuthorizationParams).prompt.includes("mobile") : false;
+    const mobile = authz ? isPromptMobile(authz.params) : false;
     if (result === "rejected" || mobile) {
       await tx.authorizationRequest.updateMany({
         where: { id: request.authorizationRequestId, status: "pending" }, data: { status: "denied" },
@@ -130,4 +130,9 @@ async function end(
   publishDeviceEvent({ kind: "answered", subscriberId: request.subscriberId!, requestId: request.id });
   await audit("denied", result === "mismatch" ? "number_mismatch" : "rejected");
   return result;
+}
+
+/** Whether the stored request (its params JSON) is `prompt=mobile` rather than "approve on your phone". */
+function isPromptMobile(params: string): boolean {
+  return (JSON.parse(params) as AuthorizationParams).prompt.includes("mobile");
 }

@@ -3,9 +3,9 @@ import type { Prisma } from "@prisma/client";
 import { config } from "../config";
 import { db } from "../db";
 import { randomToken } from "../crypto";
-import { auditEventRow, recordAuditEvent } from "../audit/record-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { addressSubject } from "../http/address-subject";
-import { hitRateLimit } from "../security/hit-rate-limit";
+import { hitRateLimits } from "../security/hit-rate-limit";
 import { approvalsPerClient, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber } from "./approval-limits";
 import { describeOrigin } from "./describe-origin";
 import { publishDeviceEvent } from "./device-events-bus";
@@ -44,15 +44,14 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
   prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>;
 }): Promise<DeviceRequestCreated> {
   const requester = addressSubject(ip); // an IPv6 /64 is one requester
-  const verdicts = await Promise.all([
-    hitRateLimit({ limit: approvalsPerIp(ip), subject: requester }),
-    hitRateLimit({ limit: approvalsPerIpAndNumber(), subject: `${requester} ${numberKey}` }),
-    hitRateLimit({ limit: approvalsPerNumber(), subject: numberKey }),
-    hitRateLimit({ limit: approvalsPerClient(), subject: client.id }),
+  const refused = await hitRateLimits([
+    [approvalsPerIp(ip), requester],
+    [approvalsPerIpAndNumber(), `${requester} ${numberKey}`],
+    [approvalsPerNumber(), numberKey],
+    [approvalsPerClient(), client.id],
   ]);
-  const refused = verdicts.find((v) => !v.allowed);
   if (refused) {
-    const retryAfter = Math.max(...verdicts.map((v) => v.retryAfter));
+    const retryAfter = refused.verdict.retryAfter;
     await recordAuditEvent({ type: "approval_requested", outcome: "throttled", subscriberId, clientId: client.id, ip,
       detail: { flow, reason: "rate_limited", retry_after: retryAfter } });
     return { ok: false, reason: "rate_limited", retryAfter };
@@ -80,11 +79,8 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
           checkCode, origin, scope, acr, expiresAt, attendedUntil: new Date(now.getTime() + ATTENDED_GRACE_MS) },
         select: { id: true },
       });
-      await tx.auditEvent.create({
-        data: auditEventRow({ type: "approval_requested", outcome: "success", subscriberId, clientId: client.id, ip,
-          detail: { flow, delivered: subscriberId !== null, origin, expires_at: expiresAt.toISOString() } }),
-        select: { id: true },
-      });
+      await recordAuditEvent({ type: "approval_requested", outcome: "success", subscriberId, clientId: client.id, ip,
+        detail: { flow, delivered: subscriberId !== null, origin, expires_at: expiresAt.toISOString() } }, tx);
     });
   } catch (err) {
     if (err !== TOO_MANY_PENDING) throw err;

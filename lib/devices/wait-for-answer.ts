@@ -95,9 +95,15 @@ async function tick(woken = false) {
   }
 }
 
+/** What a DeviceRequest's status means for the waiting browser; null while it is still pending. */
+export function settledOutcome(status: string): Exclude<DeviceOutcome, "waiting"> | null {
+  if (status === "approved" || status === "rejected" || status === "mismatch") return status;
+  return status === "pending" ? null : "expired";
+}
+
 async function outcomeOf(row: { id: string; status: string }, now: Date): Promise<DeviceOutcome> {
-  if (row.status === "approved" || row.status === "rejected" || row.status === "mismatch") return row.status;
-  if (row.status !== "pending") return "expired";
+  const settled = settledOutcome(row.status);
+  if (settled) return settled;
   const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending", expiresAt: { lte: now } },
     data: { status: "expired" } });
   // answered in between: the next tick reads the answer

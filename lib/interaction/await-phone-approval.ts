@@ -1,6 +1,6 @@
 import { db } from "../db";
-import { markAttended, RELOAD_GRACE_MS } from "../devices/mark-attended";
-import { waitForAnswer, type DeviceOutcome } from "../devices/wait-for-answer";
+import { holdForAnswer } from "../devices/hold-for-answer";
+import { settledOutcome, type DeviceOutcome } from "../devices/wait-for-answer";
 import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { loadInteraction } from "./load-interaction";
@@ -49,19 +49,15 @@ async function outcomeOf(authorizationRequestId: string, signal: AbortSignal): P
     where: { authorizationRequestId }, select: { id: true, status: true, expiresAt: true },
   });
   if (!row) return "none";
-  if (row.status === "approved" || row.status === "rejected" || row.status === "mismatch") return row.status;
-  if (row.status !== "pending") return "expired";
+  const settled = settledOutcome(row.status);
+  if (settled) return settled;
   const remaining = row.expiresAt.getTime() - Date.now();
   if (remaining <= 0) {
     const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "expired" } });
     return marked.count === 1 ? "expired" : "waiting";
   }
   // While this check holds, the browser is there: the handset may list and accept the request.
-  const maxMs = Math.min(PHONE_CHECK_MS, remaining + 1_000);
-  await markAttended({ id: row.id, forMs: maxMs });
-  const outcome = await waitForAnswer({ id: row.id, maxMs, signal });
-  if (outcome === "waiting" && signal.aborted) await markAttended({ id: row.id, forMs: 0, graceMs: RELOAD_GRACE_MS });
-  return outcome;
+  return holdForAnswer({ id: row.id, maxMs: Math.min(PHONE_CHECK_MS, remaining + 1_000), signal });
 }
 
 function seeOther(path: string): Response {

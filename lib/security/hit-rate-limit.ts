@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { sha256 } from "../crypto";
 import type { Limit } from "./limits";
+import { isUniqueViolation } from "../store/is-unique-violation";
 
 export interface RateLimitVerdict {
   allowed: boolean;
@@ -47,11 +48,21 @@ export async function hitRateLimit({ limit, subject, now = Date.now() }: {
     select: { count: true },
   });
   // Should the engine ever emulate the upsert, two first hits can race to insert: the loser retries.
-  const row = await upsert().catch((err: { code?: string }) => {
-    if (err.code === "P2002") return upsert();
+  const row = await upsert().catch((err: unknown) => {
+    if (isUniqueViolation(err)) return upsert();
     throw err;
   });
   return verdict(limit, row.count, w.expiresAt, now);
+}
+
+/** Counts one hit on each (limit, subject) together; the refusing limit that lasts longest, or null. */
+export async function hitRateLimits(limits: [Limit, string][]): Promise<{ limit: Limit; verdict: RateLimitVerdict } | null> {
+  const verdicts = await Promise.all(limits.map(([limit, subject]) => hitRateLimit({ limit, subject })));
+  let refused: { limit: Limit; verdict: RateLimitVerdict } | null = null;
+  for (const [i, verdict] of verdicts.entries()) {
+    if (!verdict.allowed && verdict.retryAfter > (refused?.verdict.retryAfter ?? 0)) refused = { limit: limits[i]![0], verdict };
+  }
+  return refused;
 }
 
 /** Reads a limit without counting a hit (one indexed read): whether the subject is over it now. */

@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { addressSubject } from "../http/address-subject";
 import { isCarrierNat } from "../http/is-carrier-nat";
-import { hitRateLimit, type RateLimitVerdict } from "./hit-rate-limit";
+import { hitRateLimits } from "./hit-rate-limit";
 import { otpResendsPerRequest, otpSendsPerIp, otpSendsPerMsisdn, otpSendsPerNatAddress, otpSendsPerRequester,
   type Limit } from "./limits";
 
@@ -29,19 +29,9 @@ export async function limitCodeSends({ msisdn, resendOf, ip = "unknown", browser
     requester.push([carrierNat ? otpSendsPerNatAddress() : otpSendsPerRequester(), `${address}\n${number}`]);
     if (browserId) requester.push([otpSendsPerRequester(), `browser:${browserId}\n${number}`]);
   }
-  const refused = (await hitAll(requester)) ?? (resendOf ? null : await hitAll([[otpSendsPerMsisdn(), msisdn ?? ""]]));
+  const refused = (await hitRateLimits(requester)) ?? (resendOf ? null : await hitRateLimits([[otpSendsPerMsisdn(), msisdn ?? ""]]));
   if (!refused) return { allowed: true };
   await recordAuditEvent({ type: "code_send_limited", outcome: "throttled", clientId, ip,
     detail: { limit: refused.limit.name, retry_after: refused.verdict.retryAfter } });
   return { allowed: false, retryAfter: refused.verdict.retryAfter };
-}
-
-/** Counts a hit on every limit together; the refusing one that lasts longest, or null. */
-async function hitAll(limits: [Limit, string][]): Promise<{ limit: Limit; verdict: RateLimitVerdict } | null> {
-  const verdicts = await Promise.all(limits.map(([limit, subject]) => hitRateLimit({ limit, subject })));
-  let refused: { limit: Limit; verdict: RateLimitVerdict } | null = null;
-  for (const [i, verdict] of verdicts.entries()) {
-    if (!verdict.allowed && verdict.retryAfter > (refused?.verdict.retryAfter ?? 0)) refused = { limit: limits[i]![0], verdict };
-  }
-  return refused;
 }

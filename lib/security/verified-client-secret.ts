@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { config } from "../config";
 import { db } from "../db";
+import { isUniqueViolation } from "../store/is-unique-violation";
 
 /** How long a mark lasts without a new successful authentication (each scrypt success renews it). */
 const MARK_SECONDS = 365 * 86_400;
@@ -27,8 +28,8 @@ export async function markSecretVerified(input: { clientId: string; secretHash: 
     where: { key }, create: { key, count: 0, windowStart: new Date(now), expiresAt }, update: { expiresAt }, select: { key: true },
   });
   // Two instances marking the same secret at once: the loser's insert conflicts, the row exists.
-  await upsert().catch((err: { code?: string }) => {
-    if (err.code !== "P2002") throw err;
+  await upsert().catch((err: unknown) => {
+    if (!isUniqueViolation(err)) throw err;
   });
 }
 

@@ -1,7 +1,7 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { db } from "../../db";
-import { waitForAnswer, type DeviceOutcome } from "../../devices/wait-for-answer";
-import { markAttended, RELOAD_GRACE_MS } from "../../devices/mark-attended";
+import { holdForAnswer } from "../../devices/hold-for-answer";
+import { settledOutcome, type DeviceOutcome } from "../../devices/wait-for-answer";
 import { AccessDenied } from "../errors";
 import { issueCode } from "./issue-code";
 import { mobileWaitingPage } from "./mobile-waiting-page";
@@ -31,7 +31,7 @@ export interface HeldDeviceRequest {
  *   none, and OIDC `interaction_required` would wrongly invite the RP to retry with a screen;
  * - still waiting when the bound (MOBILE_WAIT_MS or the expiry) passes, or the client went away:
  *   the waiting page again, which reloads itself here.
- * While it holds, the handset request counts as attended (markAttended): a browser that went away
+ * While it holds, the handset request counts as attended (holdForAnswer): a browser that went away
  * leaves a request the handset no longer lists nor accepts.
  */
 export async function awaitMobileAnswer({ requestId, device, params, client, target, expiresAt, signal }: {
@@ -39,14 +39,9 @@ export async function awaitMobileAnswer({ requestId, device, params, client, tar
   target: RedirectTarget; expiresAt: Date; signal?: AbortSignal;
 }): Promise<Response> {
   const remaining = expiresAt.getTime() - Date.now();
-  const maxMs = Math.min(MOBILE_WAIT_MS, remaining + 1_000);
-  let outcome: DeviceOutcome;
-  if (remaining <= 0) outcome = await expireNow(device.id);
-  else {
-    await markAttended({ id: device.id, forMs: maxMs });
-    outcome = await waitForAnswer({ id: device.id, maxMs, signal });
-    if (outcome === "waiting" && signal?.aborted) await markAttended({ id: device.id, forMs: 0, graceMs: RELOAD_GRACE_MS });
-  }
+  const outcome = remaining <= 0
+    ? await expireNow(device.id)
+    : await holdForAnswer({ id: device.id, maxMs: Math.min(MOBILE_WAIT_MS, remaining + 1_000), signal });
   if (outcome === "rejected") throw new AccessDenied("The subscriber rejected the request on their handset");
   if (outcome === "mismatch") {
     throw new AccessDenied("The check code typed on the handset did not match the one shown with the request");
@@ -69,5 +64,5 @@ export async function awaitMobileAnswer({ requestId, device, params, client, tar
 async function expireNow(id: string): Promise<DeviceOutcome> {
   await db.deviceRequest.updateMany({ where: { id, status: "pending" }, data: { status: "expired" } });
   const row = await db.deviceRequest.findUnique({ where: { id }, select: { status: true } });
-  return row?.status === "approved" || row?.status === "rejected" || row?.status === "mismatch" ? row.status : "expired";
+  return (row && settledOutcome(row.status)) || "expired";
 }
