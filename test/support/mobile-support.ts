@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { randomToken } from "@/lib/crypto";
+import { randomToken, sha256 } from "@/lib/crypto";
+import { db } from "@/lib/db";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { baseUrl as sharedBaseUrl } from "./authorize-support";
 
@@ -31,4 +32,21 @@ export async function authorizeMobile(query: Record<string, string>, opts: {
     redirect: "manual", signal: opts.signal, headers: { ...opts.headers, cookie: `${browserCookieName()}=${browserId}` },
   });
   return { pending, checkCode, waitUrl, browserId, first, html };
+}
+
+/** An enrolled handset for `subscriber`: a Device row and the cookie its browser would hold. */
+export async function enrolledDevice(subscriber: { id: string }): Promise<string> {
+  const secret = randomToken(32);
+  await db.device.create({ data: { id: randomToken(12), subscriberId: subscriber.id, name: "Test phone", secretHash: sha256(secret) } });
+  return `op_device=${secret}`;
+}
+
+/** Waits until the handset has a pending request for `subscriber`; returns it. */
+export async function pendingOnHandset(subscriber: { id: string }) {
+  for (let i = 0; i < 100; i++) {
+    const row = await db.deviceRequest.findFirst({ where: { subscriberId: subscriber.id, status: "pending" } });
+    if (row) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("no device request appeared");
 }

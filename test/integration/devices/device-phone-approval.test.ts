@@ -2,23 +2,18 @@ import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
 import { db } from "@/lib/db";
-import { randomToken, sha256 } from "@/lib/crypto";
+import { randomToken } from "@/lib/crypto";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "../../support/fixtures";
 import { redeemCode } from "../../support/codes";
 import { cookieAfter } from "@/e2e/fixtures/interaction-http";
 import { authorize, baseUrl, expectCallback, expectErrorRedirect, requestFor, type Client, type Subscriber } from "../../support/authorize-support";
+import { enrolledDevice } from "../../support/mobile-support";
 
 /**
  * "Approve on your phone" (issue 5): the ordinary browser sign-in offers the enrolled handset as an
  * alternative to the one-time code. Driven over HTTP as a browser without JavaScript would.
  */
-
-async function enrolledDevice(subscriber: Subscriber) {
-  const secret = randomToken(32);
-  await db.device.create({ data: { id: randomToken(12), subscriberId: subscriber.id, name: "Test phone", secretHash: sha256(secret) } });
-  return `op_device=${secret}`;
-}
 
 /** A laptop browser: its cookie, and the screens it walks through. */
 class Laptop {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { decodeJwt } from "jose";
 import { db } from "@/lib/db";
-import { randomToken, sha256 } from "@/lib/crypto";
+import { sha256 } from "@/lib/crypto";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "../../support/fixtures";
 import { redeemCode } from "../../support/codes";
 import {
   authorize, baseUrl, expectCallback, expectErrorPage, expectErrorRedirect, requestFor, type Client, type Subscriber,
 } from "../../support/authorize-support";
-import { authorizeMobile } from "../../support/mobile-support";
+import { authorizeMobile, enrolledDevice, pendingOnHandset } from "../../support/mobile-support";
 
 /**
  * Out-of-band authorization (issue 5): the handset enrols with a code from the device inbox, then
@@ -16,25 +16,8 @@ import { authorizeMobile } from "../../support/mobile-support";
  * at /authorize/wait/{id} until the answer (issue 15: number matching).
  */
 
-/** An enrolled handset for `subscriber`: a Device row and the cookie its browser would hold. */
-async function enrolledDevice(subscriber: Subscriber) {
-  const secret = randomToken(32);
-  await db.device.create({ data: { id: randomToken(12), subscriberId: subscriber.id, name: "Test phone", secretHash: sha256(secret) } });
-  return `op_device=${secret}`;
-}
-
 function mobileRequest(client: Client, subscriber: Subscriber, overrides: Record<string, string | undefined> = {}) {
   return requestFor(client, { prompt: "mobile", login_hint: `MSISDN:${subscriber.msisdn}`, ...overrides });
-}
-
-/** Waits until the handset has a pending request for `subscriber`; returns it. */
-async function pendingOnHandset(subscriber: Subscriber) {
-  for (let i = 0; i < 100; i++) {
-    const row = await db.deviceRequest.findFirst({ where: { subscriberId: subscriber.id, status: "pending" } });
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("no device request appeared");
 }
 
 function post(path: string, fields: Record<string, string>, cookie = "") {

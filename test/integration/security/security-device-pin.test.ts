@@ -1,27 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { randomToken, sha256 } from "@/lib/crypto";
 import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 import { createTestClient, createTestSubscriber } from "../../support/fixtures";
-import { baseUrl, expectErrorRedirect, requestFor, type Subscriber } from "../../support/authorize-support";
-import { authorizeMobile } from "../../support/mobile-support";
+import { baseUrl, expectErrorRedirect, requestFor } from "../../support/authorize-support";
+import { authorizeMobile, enrolledDevice, pendingOnHandset } from "../../support/mobile-support";
 
 /** Issue 6: the PIN lockout also covers approvals on the handset (prompt=mobile at level 3). */
-
-async function enrolledDevice(subscriber: Subscriber) {
-  const secret = randomToken(32);
-  await db.device.create({ data: { id: randomToken(12), subscriberId: subscriber.id, name: "Test phone", secretHash: sha256(secret) } });
-  return `op_device=${secret}`;
-}
-
-async function pendingOnHandset(subscriber: Subscriber) {
-  for (let i = 0; i < 100; i++) {
-    const row = await db.deviceRequest.findFirst({ where: { subscriberId: subscriber.id, status: "pending" } });
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("no device request appeared");
-}
 
 /** Level-3 answers carry the check code the consumption device shows (number matching, issue 15). */
 let check = "";

@@ -1,25 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { randomToken, sha256 } from "@/lib/crypto";
+import { sha256 } from "@/lib/crypto";
 import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { basic } from "../../support/codes";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, expectCallback, expectErrorRedirect, requestFor,
-  signedInBrowser, type Subscriber,
+  signedInBrowser,
 } from "../../support/authorize-support";
-import { authorizeMobile } from "../../support/mobile-support";
+import { authorizeMobile, enrolledDevice } from "../../support/mobile-support";
 
 /**
  * Issue 15, section 1: out-of-band approval must not be a weapon. Over HTTP on the shared server
  * (limits lifted there; security-out-of-band-limits.test.ts runs the real ones).
  */
-
-async function enrolledDevice(subscriber: Subscriber) {
-  const secret = randomToken(32);
-  await db.device.create({ data: { id: randomToken(12), subscriberId: subscriber.id, name: "Phone", secretHash: sha256(secret) } });
-  return `op_device=${secret}`;
-}
 
 async function pendingFor(authorizationRequestId: string) {
   return db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId } });
