@@ -31,8 +31,8 @@ const tokenRequest = (c: { id: string; secret?: string; redirectUri: string }, b
 
 describe("queries per request", () => {
   it("authorization_code: 1 code read + BEGIN, conditional update, token insert(s), audit insert, COMMIT", async () => {
-    const { handleTokenRequest } = await import("./handle-token-request");
-    const { handlePremiumInfo } = await import("../resource/handle-premium-info");
+    const { handleTokenRequest } = await import("@/lib/oauth/token/handle-token-request");
+    const { handlePremiumInfo } = await import("@/lib/oauth/resource/handle-premium-info");
     const client = await createTestClient();
     const subscriber = await createTestSubscriber();
     // Warm the client cache and the key cache, as on a running server.
