@@ -75,7 +75,7 @@ describe("audit log", () => {
     expect(await db.auditEvent.count()).toBeGreaterThan(0);
   });
 
-  it("`npm run admin -- audit` lists and filters by type, subscriber, h.client, since and limit", async () => {
+  it("`npm run admin -- audit` lists and filters by type, subscriber, client, since and limit", async () => {
     const s = await createTestSubscriber({ pin: "8642" });
     await h.failPins(s, 2);
     // A lockout to filter by (on this file's own server; it used to come from the PIN lockout tests).
