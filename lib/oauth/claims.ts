@@ -1,47 +1,17 @@
-import type { Subscriber } from "@prisma/client";
+import type { Subscriber } from "../subscribers/subscriber-row";
+import {
+  readAttribute, SUBSCRIBER_ATTRIBUTES, type AttributeName, type SubscriberAttribute,
+} from "../subscribers/subscriber-attributes";
 
 /**
- * One table for scope -> attributes, used by the metadata (`claims_supported`), the consent
- * screen, premium info and userinfo. Premium info names follow the interface's record; the
- * `aliases` are the names the operator SDKs in the field read for the same value.
+ * Scope -> attributes, used by the metadata (`claims_supported`), the consent screen, premium info and
+ * userinfo. The attributes themselves (names, SDK aliases, how each is read) are the one table in
+ * lib/subscribers/subscriber-attributes.ts; premium info names follow the interface's record.
  */
-type Attr = {
-  claim: string;
-  read: (s: Subscriber) => string | boolean | null | undefined;
-  aliases?: string[];
-};
-
-const A = {
-  phone_number: { claim: "phone_number", read: (s) => `+${s.msisdn}` },
-  phone_number_verified: { claim: "phone_number_verified", read: () => true },
-  phone_number_alternative: {
-    claim: "phone_number_alternative", read: (s) => s.phoneNumberAlternative, aliases: ["phone_number_alternate"],
-  },
-  title: { claim: "title", read: (s) => s.title },
-  given_name: { claim: "given_name", read: (s) => s.givenName },
-  family_name: { claim: "family_name", read: (s) => s.familyName },
-  middle_name: { claim: "middle_name", read: (s) => s.middleName },
-  preferred_username: { claim: "preferred_username", read: (s) => s.preferredUsername },
-  picture: { claim: "picture", read: (s) => s.picture },
-  website: { claim: "website", read: (s) => s.website },
-  gender: { claim: "gender", read: (s) => s.gender },
-  locale: { claim: "locale", read: (s) => s.locale },
-  email: { claim: "email", read: (s) => s.email },
-  email_verified: { claim: "email_verified", read: (s) => (s.email ? s.emailVerified : null) },
-  street_address: { claim: "street_address", read: (s) => s.streetAddress },
-  city: { claim: "city", read: (s) => s.city },
-  state: { claim: "state", read: (s) => s.state },
-  postal_code: { claim: "postal_code", read: (s) => s.postalCode },
-  country: { claim: "country", read: (s) => s.country },
-  birth_date: { claim: "birth_date", read: (s) => s.birthDate, aliases: ["birthdate"] },
-  national_identifier: { claim: "national_identifier", read: (s) => s.nationalIdentifier },
-} satisfies Record<string, Attr>;
-
-type AttrName = keyof typeof A;
-const ADDRESS: AttrName[] = ["street_address", "city", "state", "postal_code", "country"];
+const ADDRESS: AttributeName[] = ["street_address", "city", "state", "postal_code", "country"];
 
 /** Premium info attributes per identity scope: the record table plus the scope descriptions. */
-export const PREMIUM_INFO_ATTRIBUTES: Record<string, AttrName[]> = {
+export const PREMIUM_INFO_ATTRIBUTES: Record<string, AttributeName[]> = {
   mc_identity_phonenumber: ["phone_number", "phone_number_verified"],
   mc_identity_signup: [
     "phone_number_alternative", "title", "given_name", "family_name", "middle_name", "preferred_username",
@@ -62,7 +32,7 @@ export const USERINFO_CLAIMS: Record<string, string[]> = {
 };
 
 /** Attribute names (spec spelling) released by a set of scopes: the union over identity scopes. */
-export function premiumInfoAttributes(scopes: readonly string[]): AttrName[] {
+export function premiumInfoAttributes(scopes: readonly string[]): AttributeName[] {
   return [...new Set(scopes.flatMap((s) => PREMIUM_INFO_ATTRIBUTES[s] ?? []))];
 }
 
@@ -73,28 +43,28 @@ export function premiumInfoAttributes(scopes: readonly string[]): AttrName[] {
 export function premiumInfoRecord(subscriber: Subscriber, scopes: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of premiumInfoAttributes(scopes)) {
-    const attr: Attr = A[name];
+    const attr: SubscriberAttribute = SUBSCRIBER_ATTRIBUTES[name];
     const value = attr.read(subscriber);
     if (value === null || value === undefined || value === "") continue;
-    for (const key of [attr.claim, ...(attr.aliases ?? [])]) out[key] = String(value);
+    for (const key of [name, ...(attr.aliases ?? [])]) out[key] = String(value);
   }
   return out;
 }
 
-/** Standard userinfo claims for the granted scopes, with OIDC types. */
+/** Standard userinfo claims for the granted scopes, with OIDC types (OIDC Core §5.1). */
 export function userinfoClaims(s: Subscriber, scopes: readonly string[]): Record<string, unknown> {
+  const a = (name: AttributeName) => readAttribute(s, name);
   const all: Record<string, unknown> = {
-    name: [s.givenName, s.middleName, s.familyName].filter(Boolean).join(" ") || undefined,
-    given_name: s.givenName, family_name: s.familyName, middle_name: s.middleName,
-    preferred_username: s.preferredUsername, picture: s.picture, website: s.website, gender: s.gender,
-    birthdate: s.birthDate, locale: s.locale, updated_at: Math.floor(s.updatedAt.getTime() / 1000),
-    email: s.email, email_verified: s.email ? s.emailVerified : undefined,
-    phone_number: `+${s.msisdn}`, phone_number_verified: true,
-    address: ADDRESS.some((k) => A[k].read(s))
+    name: [a("given_name"), a("middle_name"), a("family_name")].filter(Boolean).join(" ") || undefined,
+    given_name: a("given_name"), family_name: a("family_name"), middle_name: a("middle_name"),
+    preferred_username: a("preferred_username"), picture: a("picture"), website: a("website"), gender: a("gender"),
+    birthdate: a("birth_date"), locale: a("locale"), updated_at: Math.floor(s.updatedAt.getTime() / 1000),
+    email: a("email"), email_verified: a("email_verified"),
+    phone_number: a("phone_number"), phone_number_verified: a("phone_number_verified"),
+    address: ADDRESS.some((k) => a(k))
       ? compact({
-          street_address: s.streetAddress, locality: s.city, region: s.state, postal_code: s.postalCode,
-          country: s.country,
-          formatted: [s.streetAddress, s.city, s.state, s.postalCode, s.country].filter(Boolean).join(", "),
+          street_address: a("street_address"), locality: a("city"), region: a("state"), postal_code: a("postal_code"),
+          country: a("country"), formatted: ADDRESS.map(a).filter(Boolean).join(", "),
         })
       : undefined,
   };
@@ -110,6 +80,7 @@ function compact<T extends Record<string, unknown>>(o: T): Record<string, unknow
 export function claimsSupported(): string[] {
   const idToken = ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "at_hash",
     "hashed_login_hint"];
-  const premium = Object.values(A).flatMap((a: Attr) => [a.claim, ...(a.aliases ?? [])]);
+  const premium = (Object.entries(SUBSCRIBER_ATTRIBUTES) as [string, SubscriberAttribute][])
+    .flatMap(([name, a]) => [name, ...(a.aliases ?? [])]);
   return [...new Set([...idToken, ...premium, ...Object.values(USERINFO_CLAIMS).flat()])];
 }

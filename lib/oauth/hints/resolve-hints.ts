@@ -2,7 +2,7 @@ import type { RegisteredClient } from "../../clients/get-client";
 import { InvalidRequest, LoginError, LoginRequired } from "../errors";
 import type { RawHints } from "../authorize/validate-params";
 import { decryptLoginHintToken } from "./decrypt-login-hint-token";
-import { findPairwiseSubscriber } from "./find-pairwise-subscriber";
+import { findPairwiseSubscriber } from "../../subjects/find-pairwise-subscriber";
 import { BAD_HINT, parseLoginHint } from "./parse-login-hint";
 import { resolveLoginHint, type HintedSubscriber } from "./resolve-login-hint";
 import { verifyIdTokenHint } from "./verify-id-token-hint";

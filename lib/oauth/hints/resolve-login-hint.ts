@@ -3,7 +3,7 @@ import { decryptMsisdn } from "./encr-msisdn";
 import { getKeys } from "../../keys/key-store";
 import { InvalidRequest } from "../errors";
 import { BAD_HINT, type LoginHint } from "./parse-login-hint";
-import { findPairwiseSubscriber } from "./find-pairwise-subscriber";
+import { findPairwiseSubscriber } from "../../subjects/find-pairwise-subscriber";
 
 /** Whom a hint names: always the MSISDN, and the subscriber id when the hint form carries it. */
 export interface HintedSubscriber {

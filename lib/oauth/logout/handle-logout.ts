@@ -7,7 +7,7 @@ import { logger } from "../../log";
 import { readBrowserId } from "../../sessions/browser-cookie";
 import { PATHS } from "../discovery";
 import { InvalidRequest, OAuthError } from "../errors";
-import { endBrowserSessions } from "./end-browser-sessions";
+import { endBrowserSessions } from "../../sessions/end-browser-sessions";
 import { isSubjectSignedIn } from "./is-subject-signed-in";
 import { isValidLogoutCsrf, logoutCsrfToken } from "./logout-csrf";
 import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from "./render-logout-page";

@@ -1,5 +1,4 @@
-import { db } from "../../db";
-import { browserIdHash } from "../../sessions/browser-cookie";
+import { findSignedInSubscriberIds } from "../../sessions/find-signed-in-subscriber-ids";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
 
 /**
@@ -13,10 +12,6 @@ import { pairwiseSubject } from "../../subjects/pairwise-subject";
 export async function isSubjectSignedIn({ browserId, sub, sectorIdentifier }: {
   browserId: string; sub: string; sectorIdentifier: string;
 }): Promise<boolean> {
-  const sessions = await db.session.findMany({
-    where: { browserIdHash: browserIdHash(browserId), endedAt: null, expiresAt: { gt: new Date() } },
-    select: { subscriberId: true },
-    distinct: ["subscriberId"],
-  });
-  return sessions.some(({ subscriberId }) => pairwiseSubject({ subscriberId, sectorIdentifier }) === sub);
+  const subscriberIds = await findSignedInSubscriberIds({ browserId });
+  return subscriberIds.some((subscriberId) => pairwiseSubject({ subscriberId, sectorIdentifier }) === sub);
 }

@@ -1,10 +1,5 @@
-import { htmlDocument } from "../../http/html";
+import { escapeHtml, htmlDocument } from "../../http/html";
 import { hstsHeaders } from "../../http/security-headers";
-
-/** HTML-escapes text and attribute values. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;margin:0}
 main{max-width:28rem;margin:3rem auto;padding:1.5rem;background:#fff;border-radius:.5rem;box-shadow:0 1px 3px #0002}

@@ -1,5 +1,4 @@
-import { sha256 } from "../../crypto";
-import { getHotStore } from "../../store/get-hot-store";
+import { findAccessTokenWithSubscriber } from "../../tokens/find-access-token-with-subscriber";
 import { isAccessTokenActive } from "../../tokens/is-token-active";
 import { InvalidToken } from "../errors";
 
@@ -9,7 +8,7 @@ import { InvalidToken } from "../errors";
  * `invalid_token`. The subscriber is null when it no longer exists (see requireActiveSubscriber).
  */
 export async function authenticateAccessToken({ token, now = new Date() }: { token: string; now?: Date }) {
-  const found = await getHotStore().findAccessTokenWithSubscriber(sha256(token));
+  const found = await findAccessTokenWithSubscriber({ token });
   if (!found || !isAccessTokenActive(found.token, now)) {
     throw new InvalidToken("The access token is invalid, expired or revoked");
   }

@@ -5,7 +5,7 @@ import { InvalidToken, OAuthError } from "../errors";
 import { IDENTITY_SCOPES, parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
 import { withBearerChallenge } from "./bearer-challenge";
-import { requireActiveSubscriber } from "./get-token-subscriber";
+import { requireActiveSubscriber } from "./require-active-subscriber";
 import { readBearerToken } from "./read-bearer-token";
 
 /** The interface's text for a grant without identity scope ("Errors", premium info row). */

@@ -6,7 +6,7 @@ import { InsufficientScope, InvalidToken } from "../errors";
 import { parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
 import { withBearerChallenge } from "./bearer-challenge";
-import { requireActiveSubscriber } from "./get-token-subscriber";
+import { requireActiveSubscriber } from "./require-active-subscriber";
 import { readBearerToken } from "./read-bearer-token";
 
 /**

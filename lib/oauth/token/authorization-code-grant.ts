@@ -1,4 +1,4 @@
-import type { AuthorizationCode } from "@prisma/client";
+import type { AuthorizationCode } from "../../tokens/token-rows";
 import type { RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
 import { auditEventRow, recordAuditEvent } from "../../audit/record-audit-event";

@@ -31,8 +31,8 @@ function confirm(fields: Record<string, string>, cookie: string) {
 function formFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    out[m[1]!] = m[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
+    // lib/http/html.ts escapes with decimal character references (&#38; for "&").
+    out[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
   }
   return out;
 }
@@ -153,7 +153,7 @@ describe("logout without id_token_hint: confirmation page", () => {
     const html = await page.text();
     expect(html).toContain('<form method="post"');
     expect(html).not.toContain("<b>");
-    expect(html).toContain("&lt;b&gt;&quot;x&quot;&lt;/b&gt;");
+    expect(html).toContain("&#60;b&#62;&#34;x&#34;&#60;/b&#62;");
     expect(await isEnded(browser.sessionId)).toBe(false);
 
     const fields = formFields(html);

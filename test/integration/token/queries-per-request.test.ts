@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@prisma/client";
-import { createAdapter } from "@/lib/db";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "@/lib/db";
 import { setStatementListener } from "@/lib/store/statement-listener";
 import { config } from "@/lib/config";
 import { getActiveKey } from "@/lib/keys/key-store";
@@ -13,7 +13,9 @@ import { basic, issueTestCode } from "@/test/support/codes";
  */
 const statements: string[] = [];
 beforeAll(() => {
-  const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
+  // The SQLite or the PostgreSQL client, whichever the suite runs on, typed with its query events.
+  const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as
+    unknown as PrismaClient<Prisma.PrismaClientOptions, "query">;
   prisma.$on("query", (e) => statements.push(e.query));
   // The hot-path statements go through lib/store's prepared statements, which report themselves.
   setStatementListener((sql) => statements.push(sql));
@@ -31,8 +33,8 @@ const tokenRequest = (c: { id: string; secret?: string; redirectUri: string }, b
 
 describe("queries per request", () => {
   it("authorization_code: 1 code read + BEGIN, conditional update, token insert(s), audit insert, COMMIT", async () => {
-    const { handleTokenRequest } = await import("./handle-token-request");
-    const { handlePremiumInfo } = await import("../resource/handle-premium-info");
+    const { handleTokenRequest } = await import("@/lib/oauth/token/handle-token-request");
+    const { handlePremiumInfo } = await import("@/lib/oauth/resource/handle-premium-info");
     const client = await createTestClient();
     const subscriber = await createTestSubscriber();
     // Warm the client cache and the key cache, as on a running server.

@@ -1,4 +1,4 @@
-import type { Subscriber } from "@prisma/client";
+import type { Subscriber } from "../../subscribers/subscriber-row";
 import { InvalidToken } from "../errors";
 
 /** The subscriber an access token speaks for; a deleted or suspended one makes the token `invalid_token`. */

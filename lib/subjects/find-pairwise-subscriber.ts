@@ -1,4 +1,4 @@
-import { db } from "../../db";
+import { db } from "../db";
 
 /**
  * The subscriber behind a PCR issued for this sector (OIDC Core §8.1), with the MSISDN the sign-in

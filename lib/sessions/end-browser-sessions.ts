@@ -1,5 +1,5 @@
-import { db } from "../../db";
-import { browserIdHash } from "../../sessions/browser-cookie";
+import { db } from "../db";
+import { browserIdHash } from "./browser-cookie";
 
 /** Ends every operator session held by one browser (sets `endedAt`); returns how many were open. */
 export async function endBrowserSessions({ browserId, at = new Date() }: { browserId: string; at?: Date }) {
