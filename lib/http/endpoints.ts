@@ -65,9 +65,10 @@ export type LeanPath = { [K in Name]: Table[K] extends { lean: true } ? Table[K]
 
 const entries = Object.entries(ENDPOINTS) as Array<[Name, Endpoint]>;
 
-/** Paths of every endpoint without a dynamic segment, relative to the issuer (re-exported by lib/oauth/discovery.ts). */
-export const PATHS = Object.fromEntries(entries.filter(([, e]) => !e.path.includes("[")).map(([n, e]) => [n, e.path])) as
-  { readonly [K in FixedName]: Table[K]["path"] };
+/** Paths of the endpoints without a dynamic segment, relative to the issuer (also lib/oauth/discovery.ts's). */
+export const PATHS = Object.fromEntries(
+  entries.filter(([, e]) => !e.path.includes("[")).map(([n, e]) => [n, e.path]),
+) as { readonly [K in FixedName]: Table[K]["path"] };
 
 /** The metadata's endpoint URLs under `base` (the issuer without its trailing slash), in the table's order. */
 export function endpointUrls(base: string): Record<MetadataKey, string> {
