@@ -40,8 +40,9 @@ function uriTooLong(): Response {
 
 export const config = {
   matcher: [
-    // Everything but static assets and the protocol endpoints (token, resources, metadata, authorize,
-    // logout, health, next-auth), which never render a React page.
+    // Everything but static assets and the first path segment of every `kind: "api"` endpoint of the
+    // registry (lib/http/endpoints.ts), which never renders a React page. Next.js reads this literal at
+    // build time, so it cannot be computed: lib/http/endpoints.test.ts fails when it and the table differ.
     "/((?!_next/static|_next/image|favicon\\.ico|token|premiuminfo|userinfo|revoke|introspect|jwks|\\.well-known|authorize|logout|api/).*)",
   ],
 };

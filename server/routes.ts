@@ -1,3 +1,4 @@
+import type { LeanPath } from "../lib/http/endpoints";
 import * as authorize from "../app/authorize/route";
 import * as discovery from "../app/.well-known/openid-configuration/route";
 import * as health from "../app/api/health/route";
@@ -13,9 +14,10 @@ export type RouteHandler = (req: Request) => Promise<Response>;
 /**
  * The endpoints the lean server answers without Next.js: the very route modules Next.js serves
  * (app/**\/route.ts, so both paths run the same code), by exact path and method. Other methods of
- * these paths (HEAD, OPTIONS, 405s) and every other path go to Next.js.
+ * these paths (HEAD, OPTIONS, 405s) and every other path go to Next.js. The paths are the registry's
+ * `lean` endpoints (lib/http/endpoints.ts): the type refuses a missing or an extra one.
  */
-const modules: Record<string, Partial<Record<"GET" | "POST", RouteHandler>>> = {
+const modules: Record<LeanPath, Partial<Record<"GET" | "POST", RouteHandler>>> = {
   "/authorize": authorize,
   "/token": token,
   "/premiuminfo": premiuminfo,
@@ -27,11 +29,11 @@ const modules: Record<string, Partial<Record<"GET" | "POST", RouteHandler>>> = {
   "/api/health": health,
 };
 
-export const HOT_PATHS = Object.keys(modules);
+export const HOT_PATHS = Object.keys(modules) as LeanPath[];
 
 /** The handler for a path and method, or undefined (then Next.js answers). */
 export function hotRoute(path: string, method: string): RouteHandler | undefined {
-  const m = modules[path];
+  const m = modules[path as LeanPath] as (typeof modules)[LeanPath] | undefined;
   if (!m) return undefined;
   return method === "GET" ? m.GET : method === "POST" ? m.POST : undefined;
 }

@@ -3,7 +3,8 @@ import { logger } from "../log";
 import { randomToken } from "../crypto";
 import { withTransportHeaders } from "./security-headers";
 import { TextBodyResponse } from "./text-body-response";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./is-database-unavailable";
+import { ifDatabaseUnavailable } from "./if-database-unavailable";
+import { RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -27,7 +28,8 @@ export function errorResponse(err: unknown, requestId: string): Response {
   if (err instanceof OAuthError) {
     return json(err.toJSON(), { status: err.status, headers: err.headers, noStore: true });
   }
-  if (isDatabaseUnavailable(err)) return unavailableResponse(err, requestId);
+  const unavailable = ifDatabaseUnavailable(err, unavailableResponse, requestId);
+  if (unavailable) return unavailable;
   logger.error({ requestId, err }, "unhandled error");
   return json(
     { error: "server_error", error_description: "The server could not complete the request." },
@@ -38,10 +40,9 @@ export function errorResponse(err: unknown, requestId: string): Response {
 /**
  * 503 for a database that is unreachable, locked or full (RFC 9110 §15.6.4): the request may be
  * retried unchanged after `Retry-After` seconds. Every write is one transaction, so nothing of the
- * failed request was kept. Logged as a warning with the driver's code only (no stack per request).
+ * failed request was kept.
  */
-export function unavailableResponse(err: unknown, requestId: string): Response {
-  logDatabaseUnavailable(err, requestId);
+function unavailableResponse(): Response {
   return json(
     { error: "temporarily_unavailable",
       error_description: "The service is temporarily unavailable. Please retry shortly." },
@@ -49,12 +50,8 @@ export function unavailableResponse(err: unknown, requestId: string): Response {
   );
 }
 
-/** One warning line for a database outage: the error's code and message, never its stack. */
-export function logDatabaseUnavailable(err: unknown, requestId?: string) {
-  const e = err as { code?: unknown; message?: unknown };
-  logger.warn({ requestId, dbError: e?.code, reason: String(e?.message ?? err).split("\n").pop()?.slice(0, 200) },
-    "database unavailable");
-}
+/** Moved to lib/http/if-database-unavailable.ts (kept here for existing importers). */
+export { logDatabaseUnavailable } from "./if-database-unavailable";
 
 type Handler = (req: Request, ctx: { requestId: string }) => Promise<Response>;
 

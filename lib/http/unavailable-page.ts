@@ -1,6 +1,6 @@
 import { escapeHtml, htmlDocument, PAGE_HEADERS } from "./html";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "./is-database-unavailable";
-import { logDatabaseUnavailable } from "./respond";
+import { ifDatabaseUnavailable } from "./if-database-unavailable";
+import { RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 
 /** The screens a retry link may lead back to (same origin, no query: nothing reflected but a path). */
 const RETRY_PATH = /^\/(interaction|device)(\/[A-Za-z0-9_-]{1,64}){0,2}$/;
@@ -33,9 +33,9 @@ export function htmlRoute<A extends unknown[]>(handler: (req: Request, ...rest: 
     try {
       return await handler(req, ...rest);
     } catch (err) {
-      if (!isDatabaseUnavailable(err)) throw err;
-      logDatabaseUnavailable(err);
-      return unavailablePage();
+      const page = ifDatabaseUnavailable(err, () => unavailablePage());
+      if (!page) throw err;
+      return page;
     }
   };
 }

@@ -1,7 +1,6 @@
 import { redirect } from "next/navigation";
 import { servicePath } from "../interaction/screen-headers";
-import { isDatabaseUnavailable } from "./is-database-unavailable";
-import { logDatabaseUnavailable } from "./respond";
+import { ifDatabaseUnavailable } from "./if-database-unavailable";
 
 /**
  * For the React screens (`page.tsx`), which cannot choose their status: runs a data load and, when
@@ -12,8 +11,7 @@ export async function loadOrUnavailable<T>(load: () => Promise<T>, retryPath: st
   try {
     return await load();
   } catch (err) {
-    if (!isDatabaseUnavailable(err)) throw err;
-    logDatabaseUnavailable(err);
-    redirect(servicePath(`/unavailable?retry=${encodeURIComponent(retryPath)}`));
+    ifDatabaseUnavailable(err, () => redirect(servicePath(`/unavailable?retry=${encodeURIComponent(retryPath)}`)));
+    throw err;
   }
 }

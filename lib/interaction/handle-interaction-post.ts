@@ -1,7 +1,6 @@
-import { isDatabaseUnavailable } from "../http/is-database-unavailable";
 import { clientIp } from "../http/client-ip";
 import { bodyParams } from "../http/params";
-import { logDatabaseUnavailable } from "../http/respond";
+import { ifDatabaseUnavailable } from "../http/if-database-unavailable";
 import { unavailablePage } from "../http/unavailable-page";
 import { getMessages } from "../i18n/get-messages";
 import { logger } from "../log";
@@ -47,10 +46,8 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
         userAgent: req.headers.get("user-agent") }));
     } catch (err) {
       if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
-      if (isDatabaseUnavailable(err)) {
-        logDatabaseUnavailable(err);
-        return unavailablePage();
-      }
+      const unavailable = ifDatabaseUnavailable(err, () => unavailablePage());
+      if (unavailable) return unavailable;
       logger.error({ err }, "interaction step failed");
       return renderFailurePage({ status: 500, kind: "unexpected" });
     }

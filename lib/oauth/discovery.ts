@@ -1,22 +1,12 @@
 import { ACR_VALUES, DISPLAY_VALUES, LOGIN_HINT_METHODS, SUPPORTED_SCOPES, SUPPORTED_VERSIONS, UI_LOCALES } from "./scopes";
 import { claimsSupported } from "./claims";
 import { SIGNING_ALG } from "../keys/key-store";
+import { endpointUrls } from "../http/endpoints";
 import { issuerBase } from "../http/issuer-base";
+import { GRANT_TYPES } from "./token/grants";
 
-/** Paths of every endpoint, relative to the issuer. */
-export const PATHS = {
-  authorization: "/authorize",
-  token: "/token",
-  premiuminfo: "/premiuminfo",
-  userinfo: "/userinfo",
-  jwks: "/jwks",
-  revocation: "/revoke",
-  introspection: "/introspect",
-  endSession: "/logout",
-  policy: "/policy",
-  docs: "/docs",
-  tos: "/terms",
-} as const;
+/** Paths of every endpoint, relative to the issuer: the endpoint registry's (lib/http/endpoints.ts). */
+export { PATHS } from "../http/endpoints";
 
 /** Per-product versions (`*service_version_supported`), keyed by the full scope string as the field does. */
 const PRODUCT_VERSIONS = [
@@ -30,25 +20,15 @@ const PRODUCT_VERSIONS = [
 
 /** The provider metadata document (OIDC Discovery 1.0 §3 plus the interface's extensions). */
 export function providerMetadata(issuer: string) {
-  const url = (path: string) => `${issuerBase(issuer)}${path}`;
   return {
     version: "1.0",
     issuer,
-    authorization_endpoint: url(PATHS.authorization),
-    token_endpoint: url(PATHS.token),
-    userinfo_endpoint: url(PATHS.userinfo),
-    premiuminfo_endpoint: url(PATHS.premiuminfo),
-    jwks_uri: url(PATHS.jwks),
-    revocation_endpoint: url(PATHS.revocation),
-    introspection_endpoint: url(PATHS.introspection),
-    end_session_endpoint: url(PATHS.endSession),
-    op_policy_uri: url(PATHS.policy),
-    service_documentation: url(PATHS.docs),
-    op_tos_uri: url(PATHS.tos),
+    // authorization_endpoint … op_tos_uri, from the endpoint registry in its order.
+    ...endpointUrls(issuerBase(issuer)),
     scopes_supported: [...SUPPORTED_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    grant_types_supported: [...GRANT_TYPES],
     subject_types_supported: ["pairwise"],
     acr_values_supported: [...ACR_VALUES],
     id_token_signing_alg_values_supported: [SIGNING_ALG],

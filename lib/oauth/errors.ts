@@ -1,6 +1,8 @@
 /**
  * One class per OAuth 2.0 / OpenID Connect error code (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1;
  * OIDC Core §3.1.2.6). Each carries its HTTP status and whether it may be sent to a redirect URI.
+ * Every error the service answers with is one of these; `lib/http/respond.ts` (JSON endpoints) and
+ * `lib/oauth/authorize/respond-with-error.ts` (the authorization endpoint) turn them into responses.
  */
 export class OAuthError extends Error {
   readonly error: string;
@@ -8,6 +10,11 @@ export class OAuthError extends Error {
   readonly description: string;
   /** Headers the response must carry (e.g. WWW-Authenticate). */
   headers: Record<string, string> = {};
+  /**
+   * Whether the authorization endpoint may send this error to the client's redirect URI once that URI
+   * is verified (RFC 6749 §4.1.2.1). False for `AuthorizePageError`: shown on our own page only.
+   */
+  readonly redirectable: boolean = true;
 
   constructor(error: string, description: string, status = 400) {
     super(`${error}: ${description}`);
@@ -66,3 +73,12 @@ export class ClientAuthThrottled extends OAuthError {
 export const RequestNotSupported = define("request_not_supported");
 export const RequestUriNotSupported = define("request_uri_not_supported");
 export const RegistrationNotSupported = define("registration_not_supported");
+
+/**
+ * A failure of the authorization endpoint that must be shown on our own error page and never sent to a
+ * redirect URI, whatever its code: the client or redirect URI cannot be trusted (RFC 6749 §4.1.2.1), the
+ * request cannot be read, or the interaction id cannot be resumed. Its status is the page's.
+ */
+export class AuthorizePageError extends OAuthError {
+  override readonly redirectable = false;
+}

@@ -1,37 +1,33 @@
 import { htmlErrorPage } from "../../http/html";
 import { withTransportHeaders } from "../../http/security-headers";
-import { isDatabaseUnavailable } from "../../http/is-database-unavailable";
-import { logDatabaseUnavailable } from "../../http/respond";
+import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
-import { AuthorizePageError } from "./errors";
 import { redirectError, type RedirectTarget } from "./redirect-to-client";
 
+const TITLE = "This sign-in request cannot be processed";
+
 /**
- * The one place authorization errors become responses. Without a verified redirect target (unknown
- * client, unregistered redirect URI, unreadable request) or for a page-only failure: our HTML
- * error page, never a redirect (RFC 6749 §4.1.2.1). Otherwise the error goes to the client's
- * redirect URI with `state` and `iss`. Unexpected failures are logged and become `server_error`.
+ * The one place authorization errors become responses. An OAuth error goes to the client's redirect
+ * URI with `state` and `iss` when it may be redirected (`redirectable`) and the target is verified;
+ * else it is shown on our HTML error page, never redirected (RFC 6749 §4.1.2.1): with its own status
+ * for a page-only error (`AuthorizePageError`), 400 for an error meant for the client. An unavailable
+ * database is `temporarily_unavailable`; unexpected failures are logged and become `server_error`.
  */
 export function respondWithError(err: unknown, target: RedirectTarget | undefined, requestId: string): Response {
-  if (err instanceof AuthorizePageError) {
-    return htmlErrorPage({ status: err.status, title: "This sign-in request cannot be processed",
-      message: err.description, error: err.error, requestId });
-  }
   if (err instanceof OAuthError) {
-    if (target) return redirectError(target, err.error, err.description);
-    return htmlErrorPage({ status: 400, title: "This sign-in request cannot be processed", message: err.description,
+    if (err.redirectable && target) return redirectError(target, err.error, err.description);
+    return htmlErrorPage({ status: err.redirectable ? 400 : err.status, title: TITLE, message: err.description,
       error: err.error, requestId });
   }
-  if (isDatabaseUnavailable(err)) {
-    // RFC 6749 §4.1.2.1 temporarily_unavailable: to the client once its redirect URI is verified
-    // (from the client cache), else our 503 page. Nothing was written: retrying is safe.
-    logDatabaseUnavailable(err, requestId);
-    if (target) return redirectError(target, "temporarily_unavailable", "The service is temporarily unavailable.");
-    return unavailablePage({ requestId });
-  }
+  // RFC 6749 §4.1.2.1 temporarily_unavailable: to the client once its redirect URI is verified
+  // (from the client cache), else our 503 page. Nothing was written: retrying is safe.
+  const unavailable = ifDatabaseUnavailable(err, () => target
+    ? redirectError(target, "temporarily_unavailable", "The service is temporarily unavailable.")
+    : unavailablePage({ requestId }), requestId);
+  if (unavailable) return unavailable;
   logger.error({ requestId, err }, "authorization request failed");
   const text = "The server could not complete the request.";
   if (target) return redirectError(target, "server_error", text);

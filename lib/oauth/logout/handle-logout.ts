@@ -1,7 +1,6 @@
 import { bodyParams, queryParams, type Params } from "../../http/params";
-import { isDatabaseUnavailable } from "../../http/is-database-unavailable";
 import { issuerBase } from "../../http/issuer-base";
-import { logDatabaseUnavailable } from "../../http/respond";
+import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { readBrowserId } from "../../sessions/browser-cookie";
@@ -44,10 +43,8 @@ export async function handleLogout(req: Request): Promise<Response> {
       // 413/414 for an oversized request (lib/http/params.ts); every other refusal is a 400 page.
       return logoutErrorPage({ description: err.description, status: err.status === 413 || err.status === 414 ? err.status : 400 });
     }
-    if (isDatabaseUnavailable(err)) {
-      logDatabaseUnavailable(err);
-      return unavailablePage();
-    }
+    const unavailable = ifDatabaseUnavailable(err, () => unavailablePage());
+    if (unavailable) return unavailable;
     logger.error({ err }, "logout failed");
     return logoutErrorPage({ description: "The server could not complete the request.", status: 500 });
   }

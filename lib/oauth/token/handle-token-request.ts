@@ -2,11 +2,11 @@ import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
 import { json } from "../../http/respond";
 import { InvalidRequest, UnsupportedGrantType } from "../errors";
-import { authorizationCodeGrant } from "./authorization-code-grant";
-import { refreshTokenGrant } from "./refresh-token-grant";
+import { GRANT_TYPES, GRANTS, type GrantType } from "./grants";
 import { tokenResponseBody } from "./token-set";
 
-const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant } as const;
+/** `grant_type must be authorization_code or refresh_token`, from the registered grants. */
+const UNSUPPORTED = `grant_type must be ${GRANT_TYPES.join(" or ")}`;
 
 /**
  * POST {token_endpoint} - RFC 6749 §3.2, OIDC Core §3.1.3. The body is the interface's JSON object
@@ -19,9 +19,9 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
   const grantType = params.get("grant_type");
   if (!grantType) throw new InvalidRequest("missing required parameter grant_type");
   if (!Object.hasOwn(GRANTS, grantType)) {
-    throw new UnsupportedGrantType("grant_type must be authorization_code or refresh_token");
+    throw new UnsupportedGrantType(UNSUPPORTED);
   }
   const now = new Date();
-  const tokens = await GRANTS[grantType as keyof typeof GRANTS]({ client, params, now });
+  const tokens = await GRANTS[grantType as GrantType]({ client, params, now });
   return json(tokenResponseBody({ tokens, client, now }), { noStore: true });
 }

@@ -1,0 +1,13 @@
+import { authorizationCodeGrant } from "./authorization-code-grant";
+import { refreshTokenGrant } from "./refresh-token-grant";
+
+/**
+ * The grants the token endpoint accepts, by `grant_type` (RFC 6749 §4.1.3, §6). The one list: the token
+ * endpoint dispatches on it and the metadata's `grant_types_supported` is its keys, in this order. A new
+ * grant is one line here and one file beside it.
+ */
+export const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant } as const;
+
+export type GrantType = keyof typeof GRANTS;
+
+export const GRANT_TYPES = Object.keys(GRANTS) as GrantType[];
