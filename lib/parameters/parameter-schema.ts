@@ -15,6 +15,11 @@ export interface ParameterMeta {
    * hyphens (field notes), and the interface writes `binding message` with a space.
    */
   aliases?: readonly string[];
+  /**
+   * A tighter limit in Unicode characters (code points) that the request's validation applies where the
+   * value is used (the `mc_authz` texts shown on a phone: lib/oauth/authorize/validate-params.ts).
+   */
+  characters?: number;
   /** Why the limit is what it is, when that is not obvious (shown in the docs table). */
   note?: string;
 }
@@ -22,6 +27,8 @@ export interface ParameterMeta {
 export const parameterMeta = z.registry<ParameterMeta>();
 
 const param = (max: number, meta: ParameterMeta = {}) => z.string().max(max).optional().register(parameterMeta, meta);
+
+const ON_A_PHONE = "shown on a phone and copied into the id_token with `mc_authz`";
 
 /**
  * /authorize (GET query or POST form, OIDC Core §3.1.2.1): the known parameters, in the order they
@@ -47,8 +54,8 @@ export const AUTHORIZE_PARAMETERS = z.object({
   login_hint: param(1100, { note: "`ENCR_MSISDN:` of a 4096-bit key: 1024 hex digits and the prefix" }),
   login_hint_token: param(4096),
   version: param(32),
-  binding_message: param(512, { aliases: ["binding message"] }),
-  context: param(512),
+  binding_message: param(512, { aliases: ["binding message"], characters: 64, note: ON_A_PHONE }),
+  context: param(512, { characters: 256, note: ON_A_PHONE }),
   code_challenge: param(128),
   code_challenge_method: param(16),
   request: param(4096),

@@ -10,6 +10,8 @@ export interface ParameterTable {
   readonly limits: ReadonlyMap<string, number>;
   /** Wire name → canonical name, for the names a parameter also arrives under. */
   readonly aliases: ReadonlyMap<string, string>;
+  /** The tighter limits in characters (code points) the validation applies where a value is used. */
+  readonly characters: ReadonlyMap<string, number>;
   /** Longest value of a name not in `limits`; undefined when such names are ignored. */
   readonly otherLimit: number | undefined;
 }
@@ -20,16 +22,19 @@ type ParameterField = z.ZodOptional<z.ZodString>;
 export function compileObject(schema: z.ZodObject<Record<string, ParameterField>>): ParameterTable {
   const limits = new Map<string, number>();
   const aliases = new Map<string, string>();
+  const characters = new Map<string, number>();
   for (const [name, field] of Object.entries(schema.shape)) {
     limits.set(name, maxLength(field.unwrap(), name));
-    for (const alias of parameterMeta.get(field)?.aliases ?? []) aliases.set(alias, name);
+    const meta = parameterMeta.get(field) ?? {};
+    for (const alias of meta.aliases ?? []) aliases.set(alias, name);
+    if (meta.characters !== undefined) characters.set(name, meta.characters);
   }
-  return { limits, aliases, otherLimit: undefined };
+  return { limits, aliases, characters, otherLimit: undefined };
 }
 
 /** The table of a record schema: every name is accepted, each value within the record's limit. */
 export function compileRecord(schema: z.ZodRecord<z.ZodString, z.ZodString>): ParameterTable {
-  return { limits: new Map(), aliases: new Map(), otherLimit: maxLength(schema.valueType, "*") };
+  return { limits: new Map(), aliases: new Map(), characters: new Map(), otherLimit: maxLength(schema.valueType, "*") };
 }
 
 function maxLength(field: z.ZodString, name: string): number {

@@ -1,5 +1,7 @@
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
-import { groupPairs, knownValues, valueIfValid, type ParameterFaults, type RawParams } from "../../parameters/read-parameters";
+import {
+  groupPairs, knownValues, valueIfValid, type ParameterFaults, type RawParams,
+} from "../../parameters/read-parameters";
 import { InvalidRequest } from "../errors";
 
 /*
