@@ -73,7 +73,7 @@ export const PROTOCOL_PARAMETERS = z.record(z.string(), z.string().max(4096));
 export const PARAMETER_SCHEMAS = [
   { endpoints: ["/authorize"], schema: AUTHORIZE_PARAMETERS },
   {
-    endpoints: ["/token", "/revoke", "/introspect", "/logout", "/premiuminfo", "/userinfo", "/interaction/{id}/…"],
+    endpoints: ["/token", "/revoke", "/introspect", "/logout", "/premiuminfo", "/userinfo", "/interaction/{id}/*"],
     schema: PROTOCOL_PARAMETERS,
   },
 ] as const;
