@@ -1,12 +1,11 @@
 import { InvalidRequest, RequestTooLarge, UriTooLong } from "../oauth/errors";
 import { PROTOCOL_TABLE } from "../parameters/parameter-table";
 import { readPairs, type ParameterFaults } from "../parameters/read-parameters";
+import { mediaType } from "./media-type";
 import { MAX_URL_BYTES } from "./security-headers";
 
 /** Largest POST body accepted by the protocol and form endpoints (413 beyond, RFC 9110 §15.5.14). */
 export const MAX_BODY_BYTES = 16 * 1024;
-/** Longest parameter value at the protocol endpoints (PROTOCOL_PARAMETERS in lib/parameters/parameter-schema.ts). */
-export const MAX_PARAM_LENGTH = PROTOCOL_TABLE.otherLimit!;
 
 export type Params = Map<string, string>;
 
@@ -71,15 +70,15 @@ export async function readBodyText(req: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A lone UTF-16 surrogate (a well-formed pair is one supplementary code point, not category Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * Parameters of a POST body: `application/x-www-form-urlencoded` (RFC 6749) or, as the interface
  * specifies for the token endpoint, a JSON object of strings. Anything else is `invalid_request`.
  */
-/** A lone UTF-16 surrogate (a well-formed pair is one supplementary code point, not category Cs). */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export async function bodyParams(req: Request, { json = true } = {}): Promise<Params> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(req);
   const text = await readBodyText(req);
   if (type === "application/x-www-form-urlencoded") return toParams(new URLSearchParams(text));
   if (json && type === "application/json") {

@@ -12,9 +12,6 @@ import { InvalidRequest } from "../errors";
 /** Every parameter of an authorization request, by canonical name, with all the values sent. */
 export type { RawParams };
 
-/** Longest value accepted per known parameter (from AUTHORIZE_PARAMETERS). Unknown parameters are ignored. */
-export const PARAM_LIMITS: ReadonlyMap<string, number> = AUTHORIZE_TABLE.limits;
-
 /** Once client and redirect URI are verified, a bad parameter is `invalid_request`, redirected (RFC 6749 §4.1.2.1). */
 const REDIRECTED_FAULTS: ParameterFaults = {
   repeated: (name) => new InvalidRequest(`Multiple parameter names in the authorization request (${name})`),
