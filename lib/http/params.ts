@@ -1,9 +1,11 @@
 import { InvalidRequest, RequestTooLarge, UriTooLong } from "../oauth/errors";
+import { PROTOCOL_TABLE } from "../parameters/parameter-table";
+import { readPairs, type ParameterFaults } from "../parameters/read-parameters";
+import { mediaType } from "./media-type";
 import { MAX_URL_BYTES } from "./security-headers";
 
 /** Largest POST body accepted by the protocol and form endpoints (413 beyond, RFC 9110 §15.5.14). */
 export const MAX_BODY_BYTES = 16 * 1024;
-export const MAX_PARAM_LENGTH = 4096;
 
 export type Params = Map<string, string>;
 
@@ -11,15 +13,18 @@ export type Params = Map<string, string>;
 export const BUFFERED_BODY = Symbol.for("operator-identity.buffered-body");
 export type BufferedBody = { [BUFFERED_BODY](): Buffer | null };
 
-/** Turns name/value pairs into a map, refusing repeated names (RFC 6749 §3.1) and over-long values. */
+/** How the protocol endpoints refuse a repeated or over-long parameter: `400 invalid_request` (RFC 6749 §5.2). */
+const PROTOCOL_FAULTS: ParameterFaults = {
+  repeated: (name) => new InvalidRequest(`parameter ${name} is included more than once`),
+  tooLong: (name) => new InvalidRequest(`parameter ${name} is too long`),
+};
+
+/**
+ * Turns name/value pairs into a map with the one parameter reader (lib/parameters/read-parameters.ts),
+ * refusing repeated names (RFC 6749 §3.1) and over-long values.
+ */
 export function toParams(pairs: Iterable<[string, string]>): Params {
-  const out: Params = new Map();
-  for (const [name, value] of pairs) {
-    if (out.has(name)) throw new InvalidRequest(`parameter ${name} is included more than once`);
-    if (value.length > MAX_PARAM_LENGTH) throw new InvalidRequest(`parameter ${name} is too long`);
-    out.set(name, value);
-  }
-  return out;
+  return readPairs(pairs, PROTOCOL_TABLE, PROTOCOL_FAULTS);
 }
 
 /** Parameters of a URL's query string (414 beyond MAX_URL_BYTES, RFC 9110 §15.5.15). */
@@ -65,15 +70,15 @@ export async function readBodyText(req: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A lone UTF-16 surrogate (a well-formed pair is one supplementary code point, not category Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
  * Parameters of a POST body: `application/x-www-form-urlencoded` (RFC 6749) or, as the interface
  * specifies for the token endpoint, a JSON object of strings. Anything else is `invalid_request`.
  */
-/** A lone UTF-16 surrogate (a well-formed pair is one supplementary code point, not category Cs). */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export async function bodyParams(req: Request, { json = true } = {}): Promise<Params> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(req);
   const text = await readBodyText(req);
   if (type === "application/x-www-form-urlencoded") return toParams(new URLSearchParams(text));
   if (json && type === "application/json") {

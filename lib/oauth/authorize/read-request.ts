@@ -1,3 +1,4 @@
+import { mediaType } from "../../http/media-type";
 import { readBodyText } from "../../http/params";
 import { RequestTooLarge } from "../errors";
 import { MAX_URL_BYTES } from "../../http/security-headers";
@@ -15,7 +16,7 @@ export async function readAuthorizationPairs(req: Request): Promise<Array<[strin
     return [...url.searchParams];
   }
   if (req.method !== "POST") throw new AuthorizePageError("invalid_request", "Only GET and POST are accepted.", 405);
-  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(req);
   if (type !== "application/x-www-form-urlencoded") {
     throw new AuthorizePageError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
   }

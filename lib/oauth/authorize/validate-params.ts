@@ -31,6 +31,7 @@
  * | anything else      | ignored (OIDC Core §3.1.2.1)                                               |
  */
 import type { RegisteredClient } from "../../clients/get-client";
+import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
 import { InvalidRequest, InvalidScope, UnsupportedResponseType } from "../errors";
 import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
 import { parseLoginHint } from "../hints/parse-login-hint";
@@ -143,9 +144,12 @@ function validateAuthorization(p: Map<string, string>, scopes: string[], client:
   return { context, bindingMessage };
 }
 
-/** Length limits of the mc_authz texts, in characters (docs/endpoints.md, "Out-of-band authorization"). */
-export const MAX_CONTEXT = 256;
-export const MAX_BINDING_MESSAGE = 64;
+/**
+ * Length limits of the mc_authz texts, in characters (docs/endpoints.md, "Out-of-band authorization"),
+ * from the parameter table (lib/parameters/parameter-schema.ts).
+ */
+export const MAX_CONTEXT = AUTHORIZE_TABLE.characters.get("context")!;
+export const MAX_BINDING_MESSAGE = AUTHORIZE_TABLE.characters.get("binding_message")!;
 
 /**
  * ui_locales / claims_locales are guidance only: values that are not language tags are dropped

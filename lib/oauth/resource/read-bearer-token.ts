@@ -1,3 +1,4 @@
+import { mediaType } from "../../http/media-type";
 import { bodyParams, queryParams, type Params } from "../../http/params";
 import { InvalidRequest, InvalidToken } from "../errors";
 
@@ -40,6 +41,6 @@ export async function readBearerToken(req: Request, { queryNames = [] as string[
 /** Body parameters of a POST whose content type can carry them; other bodies are not read. */
 async function readBody(req: Request): Promise<Params> {
   if (req.method !== "POST") return new Map();
-  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaType(req);
   return BODY_TYPES.has(type) ? bodyParams(req) : new Map();
 }
