@@ -3,7 +3,7 @@ import { holdForAnswer } from "../devices/hold-for-answer";
 import { settledOutcome, type DeviceOutcome } from "../devices/wait-for-answer";
 import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
-import { loadInteraction } from "./load-interaction";
+import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import { renderFailurePage } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
 
@@ -17,7 +17,7 @@ export const PHONE_CHECK_MS = 25_000;
 
 /**
  * GET /interaction/{id}/phone: where the "approve on your phone" waiting screen refreshes to. For
- * the browser the request is bound to only (loadInteraction). Waits (bounded) for the handset:
+ * the browser the request is bound to only (lib/authorization-request). Waits (bounded) for the handset:
  * - approved (the request is `authenticated`) or rejected (`denied`): on to /authorize/resume/{id},
  *   which continues like after a verified code, or answers the client with access_denied;
  * - the handset request expired: back to the code screen with `phone_expired`; the check code typed on
@@ -27,7 +27,7 @@ export const PHONE_CHECK_MS = 25_000;
  */
 export async function awaitPhoneApproval(req: Request, { id }: { id: string }): Promise<Response> {
   try {
-    const loaded = await loadInteraction({ id, browserId: readBrowserId(req.headers.get("cookie")) });
+    const loaded = await loadAuthorizationRequest({ id, browserId: readBrowserId(req.headers.get("cookie")) });
     if (loaded.kind === "expired") return seeOther(`/authorize/resume/${id}`);
     if (loaded.kind === "completed") return renderFailurePage({ status: 410, kind: "completed" });
     if (loaded.kind === "wrong_browser") return renderFailurePage({ status: 403, kind: "wrongBrowser" });

@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { maskMsisdn } from "../messaging/mask-msisdn";
-import type { PendingRequest } from "../oauth/authorize/load-pending-request";
+import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
 import { MAX_CODE_ATTEMPTS } from "./one-time-code";
 

@@ -1,10 +1,11 @@
+import { alignRequestStatus } from "../../authorization-request/align-request-status";
+import { createAuthorizationRequest } from "../../authorization-request/create-authorization-request";
 import type { RegisteredClient } from "../../clients/get-client";
-import { db } from "../../db";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
 import { AccountSelectionRequired, ConsentRequired, LoginRequired } from "../errors";
 import type { RequestState } from "./choose-session";
-import { createAuthorizationRequest, interactionUrl } from "./create-authorization-request";
 import { decideNextStep, type NextStep } from "./decide-next-step";
+import { interactionUrl } from "./interaction-url";
 import { issueCode } from "./issue-code";
 import { redirectToClient, type RedirectTarget } from "./redirect-to-client";
 import type { AuthorizationParams } from "./types";
@@ -30,7 +31,7 @@ export async function continueAuthorization({ params, client, browserId, request
   if (params.prompt.includes("none")) throw promptNoneError(next);
   const session = next.step === "consent" ? next.session : undefined;
   if (request) {
-    await moveTo(request, session);
+    await alignRequestStatus(request, session);
     return toInteraction(request.id, target);
   }
   const cookie = hash ? null : newBrowserCookie();
@@ -53,24 +54,4 @@ function toInteraction(id: string, target: RedirectTarget): Response {
     status: target.status,
     headers: { Location: interactionUrl(id), "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
   });
-}
-
-/**
- * Aligns a stored request with the decision (no write when it already matches): consent for a
- * session -> `authenticated` with it; sign-in or selection -> back to `pending` (the attached
- * session ended, expired or is below the level: sign in again).
- */
-async function moveTo(request: RequestState, session: { id: string; subscriberId: string } | undefined) {
-  if (session) {
-    if (request.status === "authenticated" && request.sessionId === session.id) return;
-    await db.authorizationRequest.updateMany({
-      where: { id: request.id, status: { in: ["pending", "authenticated", "consented"] } },
-      data: { status: "authenticated", sessionId: session.id, subscriberId: session.subscriberId },
-    });
-  } else if (request.status !== "pending") {
-    await db.authorizationRequest.updateMany({
-      where: { id: request.id, status: { in: ["authenticated", "consented"] } },
-      data: { status: "pending", sessionId: null, subscriberId: null },
-    });
-  }
 }

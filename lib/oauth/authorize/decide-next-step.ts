@@ -14,7 +14,7 @@ export type NextStep =
 
 /**
  * What an authorization request needs next, shared by `/authorize`, `/authorize/resume/{id}` and
- * the screens (loadPendingRequest): sign-in, account selection, consent, or nothing (issue the
+ * the screens (lib/interaction/pending-request.ts): sign-in, account selection, consent, or nothing (issue the
  * code). At most two queries: the browser's live sessions, then the remembered grant unless
  * consent must be asked anyway (a third for a request a handset approved: its own session).
  */

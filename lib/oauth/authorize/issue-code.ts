@@ -1,4 +1,5 @@
 import type { RegisteredClient } from "../../clients/get-client";
+import { OPEN_STATUSES } from "../../authorization-request/open-statuses";
 import { config } from "../../config";
 import { db } from "../../db";
 import { getHotStore } from "../../store/get-hot-store";
@@ -7,9 +8,6 @@ import type { LiveSession } from "../../sessions/find-live-sessions";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
 import { AuthorizePageError } from "./errors";
 import type { AuthorizationParams } from "./types";
-
-/** Statuses a stored request can complete from (anything but completed / denied). */
-export const OPEN_STATUSES = ["pending", "authenticated", "consented"];
 
 /**
  * Issues the one-use authorization code (RFC 6749 §4.1.2): 256 random bits, stored only as its
