@@ -2,7 +2,7 @@ import type { AuthorizationRequest } from "@prisma/client";
 import type { LoadedAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import { isOpenStatus } from "../authorization-request/open-statuses";
 import { browserIdHash } from "../sessions/browser-cookie";
-import type { LiveSession } from "../sessions/find-live-sessions";
+import type { LiveSession } from "../sessions/live-session";
 import { decideNextStep } from "../oauth/authorize/decide-next-step";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 

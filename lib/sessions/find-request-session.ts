@@ -1,5 +1,5 @@
 import { db } from "../db";
-import type { LiveSession } from "./find-live-sessions";
+import type { LiveSession } from "./live-session";
 
 /**
  * The session a stored authorization request was authenticated with, when it is not one of the

@@ -1,7 +1,7 @@
 import type { RegisteredClient } from "../../clients/get-client";
-import { db } from "../../db";
+import { answeringSession } from "../../authorization-request/answering-session";
 import { holdForAnswer } from "../../devices/hold-for-answer";
-import { settledOutcome, type DeviceOutcome } from "../../devices/wait-for-answer";
+import { expireHandsetRequest } from "../../out-of-band/expire-handset-request";
 import { AccessDenied } from "../errors";
 import { issueCode } from "./issue-code";
 import { mobileWaitingPage } from "./mobile-waiting-page";
@@ -40,7 +40,7 @@ export async function awaitMobileAnswer({ requestId, device, params, client, tar
 }): Promise<Response> {
   const remaining = expiresAt.getTime() - Date.now();
   const outcome = remaining <= 0
-    ? await expireNow(device.id)
+    ? await expireHandsetRequest({ id: device.id })
     : await holdForAnswer({ id: device.id, maxMs: Math.min(MOBILE_WAIT_MS, remaining + 1_000), signal });
   if (outcome === "rejected") throw new AccessDenied("The subscriber rejected the request on their handset");
   if (outcome === "mismatch") {
@@ -50,19 +50,8 @@ export async function awaitMobileAnswer({ requestId, device, params, client, tar
   if (outcome === "waiting") {
     return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt });
   }
-  const row = await db.authorizationRequest.findUnique({ where: { id: requestId }, select: { sessionId: true } });
-  const session = row?.sessionId
-    ? await db.session.findUnique({ where: { id: row.sessionId },
-        select: { id: true, subscriberId: true, authTime: true, acr: true, amr: true } })
-    : null;
+  const session = await answeringSession({ requestId });
   if (!session) throw new AccessDenied("The authorization request is no longer valid");
   const code = await issueCode({ params, client, session, requestId });
   return redirectToClient(target, { code });
-}
-
-/** Marks a request past its expiry; an answer that won just before keeps its outcome. */
-async function expireNow(id: string): Promise<DeviceOutcome> {
-  await db.deviceRequest.updateMany({ where: { id, status: "pending" }, data: { status: "expired" } });
-  const row = await db.deviceRequest.findUnique({ where: { id }, select: { status: true } });
-  return (row && settledOutcome(row.status)) || "expired";
 }

@@ -1,8 +1,8 @@
-import type { LiveSession } from "../../sessions/find-live-sessions";
+import type { LiveSession } from "../../sessions/live-session";
 import { findLiveSessions } from "../../sessions/find-live-sessions";
 import { findRequestSession } from "../../sessions/find-request-session";
 import { chooseSession, type RequestState } from "./choose-session";
-import { findGrantedScopes } from "./find-granted-scopes";
+import { findGrantedScopes } from "../../grants/find-granted-scopes";
 import { consentAlwaysAsked, needsConsent } from "./needs-consent";
 import type { AuthorizationParams } from "./types";
 

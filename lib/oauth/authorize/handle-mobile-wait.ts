@@ -1,4 +1,4 @@
-import { db } from "../../db";
+import { findHandsetRequest } from "../../out-of-band/find-handset-request";
 import { AccessDenied } from "../errors";
 import { awaitMobileAnswer } from "./await-mobile-answer";
 import { AuthorizePageError } from "./errors";
@@ -12,9 +12,7 @@ import { runAuthorizeStep } from "./respond-with-error";
 export function handleMobileWait(req: Request, { id }: { id: string }): Promise<Response> {
   return runAuthorizeStep(req, async (ctx) => {
     const { row, params, client } = await loadBoundRequest({ req, id, ctx });
-    const device = await db.deviceRequest.findUnique({
-      where: { authorizationRequestId: id }, select: { id: true, checkCode: true, clientName: true },
-    });
+    const device = await findHandsetRequest({ authorizationRequestId: id });
     if (!device) throw new AuthorizePageError("invalid_request", UNKNOWN_REQUEST);
     if (row.status === "denied") throw new AccessDenied("The subscriber rejected the request on their handset");
     return awaitMobileAnswer({ requestId: id, device, params, client, target: ctx.target!,
