@@ -3,7 +3,7 @@ import type { LiveSession } from "../sessions/live-session";
 
 /**
  * The session a stored request was approved with (a handset approval writes one bound to no
- * browser: lib/devices/answer-device-request.ts), or null when it has none. Two reads.
+ * browser: lib/out-of-band/answer-device-request.ts), or null when it has none. Two reads.
  */
 export async function answeringSession({ requestId }: { requestId: string }): Promise<LiveSession | null> {
   const row = await db.authorizationRequest.findUnique({ where: { id: requestId }, select: { sessionId: true } });

@@ -1,6 +1,4 @@
-import { db } from "../db";
-import { holdForAnswer } from "../devices/hold-for-answer";
-import { settledOutcome, type DeviceOutcome } from "../devices/wait-for-answer";
+import { awaitAnswer } from "../out-of-band/await-answer";
 import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
@@ -33,7 +31,8 @@ export async function awaitPhoneApproval(req: Request, { id }: { id: string }): 
     if (loaded.kind === "wrong_browser") return renderFailurePage({ status: 403, kind: "wrongBrowser" });
     if (loaded.kind !== "ok") return renderFailurePage({ status: 404, kind: "notFound" });
     if (loaded.request.status !== "pending") return seeOther(`/authorize/resume/${id}`);
-    const outcome = await outcomeOf(id, req.signal);
+    // While this check holds, the browser is there: the handset may list and accept the request.
+    const outcome = await awaitAnswer({ authorizationRequestId: id, maxMs: PHONE_CHECK_MS, signal: req.signal });
     if (outcome === "approved" || outcome === "rejected") return seeOther(`/authorize/resume/${id}`);
     if (outcome === "expired") return seeOther(`/interaction/${id}?e=phone_expired`);
     if (outcome === "mismatch") return seeOther(`/interaction/${id}?e=phone_mismatch`);
@@ -42,22 +41,6 @@ export async function awaitPhoneApproval(req: Request, { id }: { id: string }): 
     logger.error({ err }, "phone approval check failed");
     return renderFailurePage({ status: 500, kind: "unexpected" });
   }
-}
-
-async function outcomeOf(authorizationRequestId: string, signal: AbortSignal): Promise<DeviceOutcome | "none"> {
-  const row = await db.deviceRequest.findUnique({
-    where: { authorizationRequestId }, select: { id: true, status: true, expiresAt: true },
-  });
-  if (!row) return "none";
-  const settled = settledOutcome(row.status);
-  if (settled) return settled;
-  const remaining = row.expiresAt.getTime() - Date.now();
-  if (remaining <= 0) {
-    const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "expired" } });
-    return marked.count === 1 ? "expired" : "waiting";
-  }
-  // While this check holds, the browser is there: the handset may list and accept the request.
-  return holdForAnswer({ id: row.id, maxMs: Math.min(PHONE_CHECK_MS, remaining + 1_000), signal });
 }
 
 function seeOther(path: string): Response {

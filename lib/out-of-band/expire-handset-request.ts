@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { settledOutcome, type DeviceOutcome } from "../devices/wait-for-answer";
+import { settledOutcome, type DeviceOutcome } from "./wait-for-answer";
 
 /** Marks a handset request past its expiry; an answer that won just before keeps its outcome. */
 export async function expireHandsetRequest({ id }: { id: string }): Promise<DeviceOutcome> {

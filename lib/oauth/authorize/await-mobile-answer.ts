@@ -1,5 +1,5 @@
 import { answeringSession } from "../../authorization-request/answering-session";
-import { holdForAnswer } from "../../devices/hold-for-answer";
+import { holdForAnswer } from "../../out-of-band/hold-for-answer";
 import { expireHandsetRequest } from "../../out-of-band/expire-handset-request";
 import { AccessDenied } from "../errors";
 import type { LiveSession } from "../../sessions/live-session";

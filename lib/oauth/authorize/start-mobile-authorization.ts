@@ -2,7 +2,7 @@ import type { RegisteredClient } from "../../clients/get-client";
 import { createAuthorizationRequest } from "../../authorization-request/create-authorization-request";
 import { newRequestId } from "../../authorization-request/request-id";
 import { config } from "../../config";
-import { createDeviceRequest } from "../../devices/create-device-request";
+import { createDeviceRequest } from "../../out-of-band/create-device-request";
 import { deliverableSubscriber } from "../../out-of-band/deliverable-subscriber";
 import { clientIp } from "../../http/client-ip";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
@@ -13,7 +13,7 @@ import type { AuthorizationParams } from "./types";
 /**
  * `prompt=mobile` (out-of-band authorization on the authorization device, the subscriber's
  * handset). Needs a subscriber named by a hint. Stores the authorization request and the handset
- * request in one transaction (lib/devices/create-device-request.ts: limits, check code, audit),
+ * request in one transaction (lib/out-of-band/create-device-request.ts: limits, check code, audit),
  * then answers at once with the waiting page that shows the check code the subscriber must type on
  * the handset (number matching); that page reloads itself into /authorize/wait/{id}, which holds
  * until the handset answers and then redirects to the client like any authorization.
