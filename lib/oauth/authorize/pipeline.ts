@@ -49,12 +49,19 @@ const STEPS: ReadonlyArray<readonly [AuthorizeStep, ...Entry[]]> = [
 const BY_ENTRY = new Map<Entry, AuthorizeStep[]>(([A, R, W] as const).map((entry) =>
   [entry, STEPS.filter(([, ...entries]) => entries.includes(entry)).map(([step]) => step)]));
 
+/** The names of `entry`'s steps, in order (what pipeline.test.ts pins down). */
+export function stepsOf(entry: Entry): string[] {
+  return BY_ENTRY.get(entry)!.map((step) => step.name);
+}
+
 /** Runs `entry`'s steps in order until one answers, inside the one error boundary (runAuthorizeStep). */
 export function runPipeline(entry: Entry, req: Request, id?: string): Promise<Response> {
   return runAuthorizeStep(req, async (ctx) => {
     const state: AuthorizeState = { entry, req, ctx, id };
     for (const step of BY_ENTRY.get(entry)!) {
-      const answer = await step(state);
+      // A synchronous step's result is used as it is (no turn of the microtask queue per step).
+      const result = step(state);
+      const answer = result instanceof Promise ? await result : result;
       if (answer) return answer;
     }
     throw new Error(`authorization pipeline: no step answered ${entry}`);
