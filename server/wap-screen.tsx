@@ -2,15 +2,12 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { DisplayFrame } from "../components/display/display-frame";
 import { ScreenStep } from "../components/interaction/screen-step";
 import { readStepNotice } from "../lib/interaction/read-step-notice";
-import { db } from "../lib/db";
 import { escapeHtml, htmlDocument } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
 import { getMessages } from "../lib/i18n/get-messages";
-import { chooseScreen } from "../lib/interaction/choose-screen";
-import { interactionCsrfToken } from "../lib/interaction/interaction-csrf";
+import { currentScreen } from "../lib/interaction/current-screen";
 import { randomToken } from "../lib/crypto";
-import { pendingFromRow } from "../lib/oauth/authorize/load-pending-request";
-import { REQUEST_ID_PATTERN } from "../lib/oauth/authorize/load-bound-request";
+import { isRequestId } from "../lib/authorization-request/request-id";
 import { readBrowserId } from "../lib/sessions/browser-cookie";
 
 /**
@@ -25,19 +22,15 @@ import { readBrowserId } from "../lib/sessions/browser-cookie";
  */
 export async function wapScreen({ id, cookie, query }: { id: string; cookie: string | null; query: URLSearchParams }):
   Promise<{ html: string; headers: Record<string, string> } | null> {
-  if (!REQUEST_ID_PATTERN.test(id)) return null;
+  if (!isRequestId(id)) return null;
   try {
-    // One read: the row decides WAP or not, then serves loadPendingRequest's checks (pendingFromRow).
-    const row = await db.authorizationRequest.findUnique({ where: { id } });
-    if (!row || (JSON.parse(row.params) as { display?: string }).display !== "wap") return null;
-    const browserId = readBrowserId(cookie);
-    const pending = browserId ? await pendingFromRow(row, browserId) : null;
-    if (!pending) return null;
-    const { request, params: p } = pending;
+    // One read of the row: it decides WAP or not, then the same choice as the React page (currentScreen).
+    const current = await currentScreen({ id, browserId: readBrowserId(cookie),
+      wantsNumber: query.get("step") === "msisdn", display: "wap" });
+    if (!current) return null;
+    const { params: p, screen, csrf } = current;
     const t = getMessages(p.uiLocales);
-    const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber: query.get("step") === "msisdn" });
     const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
-    const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
     const common = { id, csrf, t, clientName: p.clientName, ...notice };
     const body = renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { findDevice } from "@/lib/devices/find-device";
-import { listDeviceRequests } from "@/lib/devices/list-device-requests";
+import { listDeviceRequests } from "@/lib/out-of-band/list-device-requests";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { describeConsent } from "@/lib/interaction/describe-consent";

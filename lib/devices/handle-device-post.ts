@@ -9,7 +9,7 @@ import { readBodyText } from "../http/params";
 import { isSameOriginPost } from "../http/is-same-origin-post";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
 import { servicePath } from "../interaction/screen-headers";
-import { answerDeviceRequest } from "./answer-device-request";
+import { answerDeviceRequest } from "../out-of-band/answer-device-request";
 import { cookieHeader, DEVICE_COOKIE, ENROL_COOKIE, readCookie } from "./device-cookie";
 import { findDevice } from "./find-device";
 import { revokeDevice } from "./revoke-device";

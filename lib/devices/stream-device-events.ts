@@ -1,6 +1,6 @@
 import { findDevice } from "./find-device";
-import { listDeviceRequests } from "./list-device-requests";
-import { onDeviceEvent } from "./device-events-bus";
+import { listDeviceRequests } from "../out-of-band/list-device-requests";
+import { onDeviceEvent } from "../out-of-band/device-events-bus";
 
 /** Server-side poll period and the bounded lifetime of one stream (the browser then reconnects). */
 const POLL_MS = 1_000;

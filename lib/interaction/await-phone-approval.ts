@@ -1,9 +1,7 @@
-import { db } from "../db";
-import { holdForAnswer } from "../devices/hold-for-answer";
-import { settledOutcome, type DeviceOutcome } from "../devices/wait-for-answer";
+import { awaitAnswer } from "../out-of-band/await-answer";
 import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
-import { loadInteraction } from "./load-interaction";
+import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import { renderFailurePage } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
 
@@ -17,7 +15,7 @@ export const PHONE_CHECK_MS = 25_000;
 
 /**
  * GET /interaction/{id}/phone: where the "approve on your phone" waiting screen refreshes to. For
- * the browser the request is bound to only (loadInteraction). Waits (bounded) for the handset:
+ * the browser the request is bound to only (lib/authorization-request). Waits (bounded) for the handset:
  * - approved (the request is `authenticated`) or rejected (`denied`): on to /authorize/resume/{id},
  *   which continues like after a verified code, or answers the client with access_denied;
  * - the handset request expired: back to the code screen with `phone_expired`; the check code typed on
@@ -27,13 +25,14 @@ export const PHONE_CHECK_MS = 25_000;
  */
 export async function awaitPhoneApproval(req: Request, { id }: { id: string }): Promise<Response> {
   try {
-    const loaded = await loadInteraction({ id, browserId: readBrowserId(req.headers.get("cookie")) });
+    const loaded = await loadAuthorizationRequest({ id, browserId: readBrowserId(req.headers.get("cookie")) });
     if (loaded.kind === "expired") return seeOther(`/authorize/resume/${id}`);
     if (loaded.kind === "completed") return renderFailurePage({ status: 410, kind: "completed" });
     if (loaded.kind === "wrong_browser") return renderFailurePage({ status: 403, kind: "wrongBrowser" });
     if (loaded.kind !== "ok") return renderFailurePage({ status: 404, kind: "notFound" });
     if (loaded.request.status !== "pending") return seeOther(`/authorize/resume/${id}`);
-    const outcome = await outcomeOf(id, req.signal);
+    // While this check holds, the browser is there: the handset may list and accept the request.
+    const outcome = await awaitAnswer({ authorizationRequestId: id, maxMs: PHONE_CHECK_MS, signal: req.signal });
     if (outcome === "approved" || outcome === "rejected") return seeOther(`/authorize/resume/${id}`);
     if (outcome === "expired") return seeOther(`/interaction/${id}?e=phone_expired`);
     if (outcome === "mismatch") return seeOther(`/interaction/${id}?e=phone_mismatch`);
@@ -42,22 +41,6 @@ export async function awaitPhoneApproval(req: Request, { id }: { id: string }): 
     logger.error({ err }, "phone approval check failed");
     return renderFailurePage({ status: 500, kind: "unexpected" });
   }
-}
-
-async function outcomeOf(authorizationRequestId: string, signal: AbortSignal): Promise<DeviceOutcome | "none"> {
-  const row = await db.deviceRequest.findUnique({
-    where: { authorizationRequestId }, select: { id: true, status: true, expiresAt: true },
-  });
-  if (!row) return "none";
-  const settled = settledOutcome(row.status);
-  if (settled) return settled;
-  const remaining = row.expiresAt.getTime() - Date.now();
-  if (remaining <= 0) {
-    const marked = await db.deviceRequest.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "expired" } });
-    return marked.count === 1 ? "expired" : "waiting";
-  }
-  // While this check holds, the browser is there: the handset may list and accept the request.
-  return holdForAnswer({ id: row.id, maxMs: Math.min(PHONE_CHECK_MS, remaining + 1_000), signal });
 }
 
 function seeOther(path: string): Response {

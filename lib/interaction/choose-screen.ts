@@ -1,6 +1,7 @@
 import { db } from "../db";
+import { findWaitingRequest } from "../out-of-band/find-waiting-request";
 import { maskMsisdn } from "../messaging/mask-msisdn";
-import type { PendingRequest } from "../oauth/authorize/load-pending-request";
+import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
 import { MAX_CODE_ATTEMPTS } from "./one-time-code";
 
@@ -31,8 +32,11 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   if ((next !== "login" && next !== "select_account") || request.status !== "pending") return { kind: "continue" };
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
   if (request.otpHash) {
-    const phone = await phoneState(request);
-    if (phone.waiting) return { kind: "phone", ...phone.waiting };
+    // "Approve on your phone": a live request waiting on the handset makes the code step the waiting
+    // screen. The offer itself is shown for every number (start-phone-approval.ts), so nothing here
+    // depends on whether the number has a handset.
+    const waiting = await findWaitingRequest({ authorizationRequestId: request.id });
+    if (waiting) return { kind: "phone", ...waiting };
     // The typed number is not shown back: an unknown number must look exactly like a known one.
     return {
       kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
@@ -52,18 +56,4 @@ async function maskedNumberOf(subscriberId: string | null | undefined): Promise<
   if (!subscriberId) return undefined;
   const s = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { msisdn: true } });
   return s ? maskMsisdn(s.msisdn) : undefined;
-}
-
-/**
- * "Approve on your phone" on the code step: the check code (and the relying party's binding
- * message) of a live request waiting on the handset, if any. The offer itself is shown for every
- * number (start-phone-approval.ts), so nothing here depends on whether the number has a handset.
- */
-async function phoneState(request: PendingRequest["request"]): Promise<{ waiting?: { checkCode: string; bindingMessage?: string } }> {
-  const pending = await db.deviceRequest.findUnique({
-    where: { authorizationRequestId: request.id },
-    select: { status: true, expiresAt: true, checkCode: true, bindingMessage: true },
-  });
-  const live = pending?.status === "pending" && pending.expiresAt.getTime() > Date.now();
-  return live ? { waiting: { checkCode: pending.checkCode, bindingMessage: pending.bindingMessage ?? undefined } } : {};
 }

@@ -8,7 +8,7 @@ import { OAuthError } from "../oauth/errors";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { checkInteractionCsrfToken } from "./interaction-csrf";
 import { isSameOriginPost } from "../http/is-same-origin-post";
-import { loadInteraction } from "./load-interaction";
+import { loadAuthorizationRequest as loadInteraction } from "../authorization-request/load-authorization-request";
 import { renderFailurePage, type FailureKind } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
 import type { StepInput, StepResult } from "./step-result";

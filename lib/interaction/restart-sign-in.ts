@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { withdrawDeviceRequest } from "../devices/withdraw-device-request";
+import { withdrawDeviceRequest } from "../out-of-band/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
 /**

@@ -1,4 +1,4 @@
-import { withdrawDeviceRequest } from "../devices/withdraw-device-request";
+import { withdrawDeviceRequest } from "../out-of-band/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
 /** POST /interaction/{id}/use-code ("Enter a code instead"): the phone request is withdrawn, back to the code screen. */

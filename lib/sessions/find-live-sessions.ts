@@ -1,13 +1,5 @@
 import { getHotStore } from "../store/get-hot-store";
-
-/** An operator session usable for a new authorization. */
-export interface LiveSession {
-  id: string;
-  subscriberId: string;
-  authTime: Date;
-  acr: string;
-  amr: string;
-}
+import type { LiveSession } from "./live-session";
 
 /**
  * The live sessions of a browser: not ended, not expired, subscriber active; optionally only those

@@ -1,10 +1,10 @@
 import { db } from "../db";
-import type { LiveSession } from "./find-live-sessions";
+import type { LiveSession } from "./live-session";
 
 /**
  * The session a stored authorization request was authenticated with, when it is not one of the
  * browser's own: a handset approval authenticates one request with a session bound to no browser
- * (lib/devices/answer-device-request.ts). Live only: not ended, not expired, subscriber active.
+ * (lib/out-of-band/answer-device-request.ts). Live only: not ended, not expired, subscriber active.
  */
 export async function findRequestSession({ sessionId, now = new Date() }: {
   sessionId: string; now?: Date;

@@ -1,4 +1,5 @@
 import type { Prisma } from "@prisma/client";
+import { OPEN_STATUSES } from "../authorization-request/open-statuses";
 import { browserIdHash, newBrowserCookie } from "./browser-cookie";
 
 /**
@@ -18,7 +19,7 @@ export async function renewBrowserId({ browserId, tx, now = new Date() }: {
   });
   // Sign-ins still open in other tabs of this browser follow it (indexed on browserIdHash).
   await tx.authorizationRequest.updateMany({
-    where: { browserIdHash: from, status: { in: ["pending", "authenticated", "consented"] }, expiresAt: { gt: now } },
+    where: { browserIdHash: from, status: { in: OPEN_STATUSES }, expiresAt: { gt: now } },
     data: { browserIdHash: to },
   });
   return fresh;

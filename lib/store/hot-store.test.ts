@@ -59,6 +59,31 @@ describe("hot-path store <-> Prisma storage format", () => {
     expect(await store.findAuthorizationCode(codeHash)).toEqual(await db.authorizationCode.findUnique({ where: { codeHash } }));
   });
 
+  it("completes a stored request with its code once, recording the pairwise subject Prisma reads", async () => {
+    const { subscriber, codeHash, row } = await newCodeRow();
+    const store = getHotStore();
+    const requestId = randomToken(16);
+    await db.authorizationRequest.create({ data: { id: requestId, clientId: row.clientId, params: "{}",
+      browserIdHash: sha256(randomToken(32)), status: "consented", expiresAt: new Date(Date.now() + 60_000) } });
+    const session = await db.session.create({ data: { id: randomUUID(), browserIdHash: sha256(randomToken(32)),
+      subscriberId: subscriber.id, authTime: new Date(), acr: "2", amr: "otp", expiresAt: new Date(Date.now() + 60_000) } });
+    const pairwise = { sub: sha256(randomToken(8)), subscriberId: subscriber.id, sectorIdentifier: "rp.example" };
+    const open = ["pending", "authenticated", "consented"];
+    const complete = (hash: string) => store.completeAuthorizationRequest({ requestId, openStatuses: open,
+      sessionId: session.id, subscriberId: subscriber.id, code: { ...row, codeHash: hash, sessionId: session.id }, pairwise });
+    expect(await complete(codeHash)).toBe(true);
+    expect(await db.authorizationRequest.findUnique({ where: { id: requestId } }))
+      .toMatchObject({ status: "completed", sessionId: session.id, subscriberId: subscriber.id });
+    expect(await db.authorizationCode.findUnique({ where: { codeHash } })).toMatchObject({ sessionId: session.id });
+    const pcr = await db.pairwiseSubject.findUniqueOrThrow({ where: { sub: pairwise.sub } });
+    expect(pcr).toMatchObject({ subscriberId: subscriber.id, sectorIdentifier: "rp.example" });
+    expect(pcr.createdAt).toBeInstanceOf(Date);
+    // Completed: a second code is refused and nothing of it is written.
+    const second = sha256(randomToken(32));
+    expect(await complete(second)).toBe(false);
+    expect(await db.authorizationCode.findUnique({ where: { codeHash: second } })).toBeNull();
+  });
+
   it("writes codes and tokens Prisma reads, spends each code and refresh token once", async () => {
     const client = await createTestClient();
     const subscriber = await createTestSubscriber();

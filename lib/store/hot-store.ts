@@ -1,13 +1,5 @@
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
-
-/** An operator session usable for a new authorization (what the authorization fast path reads). */
-export interface LiveSessionRow {
-  id: string;
-  subscriberId: string;
-  authTime: Date;
-  acr: string;
-  amr: string;
-}
+import type { LiveSession } from "../sessions/live-session";
 
 /** A row to insert, column name -> value (Date and boolean are converted to the database's format). */
 export type InsertRow = Record<string, string | number | boolean | Date | null | undefined>;
@@ -22,10 +14,19 @@ export interface HotStore {
   readonly dialect: "sqlite" | "postgresql";
   /** Live sessions of a browser (not ended, not expired, subscriber active), newest sign-in first. */
   findLiveSessions(args: { browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date }):
-    Promise<LiveSessionRow[]>;
+    Promise<LiveSession[]>;
   /** The space-separated scopes of the remembered grant (subscriber x client), or null. */
   findGrantScope(args: { subscriberId: string; clientId: string }): Promise<string | null>;
   insertAuthorizationCode(row: InsertRow): Promise<void>;
+  /**
+   * One transaction: complete the stored authorization request (only while its status is one of
+   * `openStatuses`: the conditional update decides), insert the code, and record the pairwise subject
+   * (inserted once, kept after). False (nothing written) when the request was no longer open.
+   */
+  completeAuthorizationRequest(args: {
+    requestId: string; openStatuses: readonly string[]; sessionId: string; subscriberId: string; code: InsertRow;
+    pairwise: { sub: string; subscriberId: string; sectorIdentifier: string };
+  }): Promise<boolean>;
   findAuthorizationCode(codeHash: string): Promise<AuthorizationCode | null>;
   /**
    * One transaction: spend the code (only if unused), insert the access token, the refresh token

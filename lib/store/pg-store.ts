@@ -1,7 +1,8 @@
 import pg, { type Pool, type PoolClient, type PoolConfig } from "pg";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
-import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
-import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
+import type { HotStore, InsertRow } from "./hot-store";
+import type { LiveSession } from "../sessions/live-session";
+import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { reportStatement } from "./statement-listener";
 
 const TIMESTAMP_OID = 1114; // timestamp without time zone: Prisma's DateTime column type (TIMESTAMP(3))
@@ -96,7 +97,7 @@ export class PgStore implements HotStore {
 
   async findLiveSessions({ browserIdHash, subscriberId, msisdn, now }: {
     browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date;
-  }): Promise<LiveSessionRow[]> {
+  }): Promise<LiveSession[]> {
     const sql = liveSessionsSql({ bySubscriber: !!subscriberId, byMsisdn: !!msisdn });
     const args: unknown[] = [browserIdHash, pgValue(now)];
     if (subscriberId) args.push(subscriberId);
@@ -111,6 +112,20 @@ export class PgStore implements HotStore {
 
   async insertAuthorizationCode(row: InsertRow) {
     await this.insert(this.pool, "AuthorizationCode", row);
+  }
+
+  completeAuthorizationRequest({ requestId, openStatuses, sessionId, subscriberId, code, pairwise }: {
+    requestId: string; openStatuses: readonly string[]; sessionId: string; subscriberId: string; code: InsertRow;
+    pairwise: { sub: string; subscriberId: string; sectorIdentifier: string };
+  }) {
+    const complete = completeRequestSql(openStatuses.length);
+    return this.transaction(async (c) => {
+      if ((await this.count(c, complete, [sessionId, subscriberId, requestId, ...openStatuses])) !== 1) return false;
+      await this.insert(c, "AuthorizationCode", code);
+      await this.count(c, SQL.upsertPairwiseSubject,
+        [pairwise.sub, pairwise.subscriberId, pairwise.sectorIdentifier, pgValue(new Date())]);
+      return true;
+    });
   }
 
   async findAuthorizationCode(codeHash: string) {

@@ -57,7 +57,16 @@ export const SQL = {
   accessTokenWithSubscriber: `SELECT ${ACCESS_TOKEN_COLUMNS.map((c) => `t."${c}" AS "t_${c}"`).join(", ")}, u.*
     FROM "AccessToken" t LEFT JOIN "Subscriber" u ON u."id" = t."subscriberId" WHERE t."tokenHash" = ?`,
   subscriberStatus: `SELECT "status" FROM "Subscriber" WHERE "id" = ?`,
+  // The pairwise subject is recorded once (an existing row keeps its values: sub is derived from them).
+  upsertPairwiseSubject: `INSERT INTO "PairwiseSubject" ("sub", "subscriberId", "sectorIdentifier", "createdAt")
+    VALUES (?, ?, ?, ?) ON CONFLICT ("sub") DO UPDATE SET "sectorIdentifier" = excluded."sectorIdentifier"`,
 } as const;
+
+/** Completes a stored authorization request while its status is one of `statuses` open ones. */
+export function completeRequestSql(statuses: number): string {
+  return `UPDATE "AuthorizationRequest" SET "status" = 'completed', "sessionId" = ?, "subscriberId" = ?
+    WHERE "id" = ? AND "status" IN (${Array.from({ length: statuses }, () => "?").join(", ")})`;
+}
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
-import type { HotStore, InsertRow, LiveSessionRow } from "./hot-store";
-import { insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
+import type { HotStore, InsertRow } from "./hot-store";
+import type { LiveSession } from "../sessions/live-session";
+import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
 import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
@@ -217,7 +218,7 @@ export class SqliteStore implements HotStore {
 
   findLiveSessions({ browserIdHash, subscriberId, msisdn, now }: {
     browserIdHash: string; subscriberId?: string; msisdn?: string; now: Date;
-  }): Promise<LiveSessionRow[]> {
+  }): Promise<LiveSession[]> {
     const sql = liveSessionsSql({ bySubscriber: !!subscriberId, byMsisdn: !!msisdn });
     const args: unknown[] = [browserIdHash, sqliteValue(now)];
     if (subscriberId) args.push(subscriberId);
@@ -239,6 +240,20 @@ export class SqliteStore implements HotStore {
       this.insert("AuthorizationCode", row);
       return true;
     }).then(() => undefined);
+  }
+
+  completeAuthorizationRequest({ requestId, openStatuses, sessionId, subscriberId, code, pairwise }: {
+    requestId: string; openStatuses: readonly string[]; sessionId: string; subscriberId: string; code: InsertRow;
+    pairwise: { sub: string; subscriberId: string; sectorIdentifier: string };
+  }): Promise<boolean> {
+    const complete = completeRequestSql(openStatuses.length);
+    return this.write(() => {
+      if (this.run(complete, [sessionId, subscriberId, requestId, ...openStatuses]) !== 1) return false;
+      this.insert("AuthorizationCode", code);
+      this.run(SQL.upsertPairwiseSubject,
+        [pairwise.sub, pairwise.subscriberId, pairwise.sectorIdentifier, sqliteValue(new Date())]);
+      return true;
+    });
   }
 
   findAuthorizationCode(codeHash: string) {

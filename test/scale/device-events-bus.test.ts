@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acquirePostgres, freshPostgresDatabase } from "../support/postgres";
-import type { DeviceEvent } from "@/lib/devices/device-events-bus";
+import type { DeviceEvent } from "@/lib/out-of-band/device-events-bus";
 
 /**
  * The cross-instance device-request notification on PostgreSQL (LISTEN/NOTIFY): a NOTIFY sent by
@@ -11,7 +11,7 @@ import type { DeviceEvent } from "@/lib/devices/device-events-bus";
 let skip = "";
 let stopPg = () => {};
 let databaseUrl = "";
-let bus: typeof import("@/lib/devices/device-events-bus");
+let bus: typeof import("@/lib/out-of-band/device-events-bus");
 
 beforeAll(async () => {
   const got = await acquirePostgres();
@@ -22,7 +22,7 @@ beforeAll(async () => {
   stopPg = got.stop;
   databaseUrl = freshPostgresDatabase("bus", got.url);
   process.env.DATABASE_URL = databaseUrl; // read by lib/config on first use, i.e. by the import below
-  bus = await import("@/lib/devices/device-events-bus");
+  bus = await import("@/lib/out-of-band/device-events-bus");
 }, 90_000);
 afterAll(() => stopPg());
 

@@ -265,7 +265,7 @@ describe("two instances behind nginx on one PostgreSQL database", () => {
     // 2. Out-of-band across instances, both ways: the wait on one, the handset on the other.
     const oob = [await outOfBandFlow(rp, a!.baseUrl, b!.baseUrl), await outOfBandFlow(rp, b!.baseUrl, a!.baseUrl)];
 
-    // Each instance holds one LISTEN connection for the device events (lib/devices/device-events-bus.ts).
+    // Each instance holds one LISTEN connection for the device events (lib/out-of-band/device-events-bus.ts).
     const listening = await db.$queryRawUnsafe<Array<{ n: number }>>(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'device-events'");
     expect(listening[0]!.n).toBeGreaterThanOrEqual(2);

@@ -5,11 +5,9 @@ import { ScreenStep } from "@/components/interaction/screen-step";
 import { FailureStep } from "@/components/interaction/failure-step";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
-import { chooseScreen } from "@/lib/interaction/choose-screen";
+import { currentScreen } from "@/lib/interaction/current-screen";
 import { formActionPolicy } from "@/lib/http/security-headers";
-import { interactionCsrfToken } from "@/lib/interaction/interaction-csrf";
 import { readStepNotice } from "@/lib/interaction/read-step-notice";
-import { loadPendingRequest } from "@/lib/oauth/authorize/load-pending-request";
 import { readBrowserId } from "@/lib/sessions/browser-cookie";
 
 export const dynamic = "force-dynamic";
@@ -23,8 +21,9 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 export default async function InteractionPage({ params, searchParams }: Props) {
   const [{ id }, query, h] = await Promise.all([params, searchParams, headers()]);
   const browserId = readBrowserId(h.get("cookie"));
-  const pending = await loadOrUnavailable(() => loadPendingRequest({ id, browserId }), `/interaction/${id}`);
-  if (!pending) {
+  const current = await loadOrUnavailable(
+    () => currentScreen({ id, browserId, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
+  if (!current) {
     // Unknown, expired, finished, or another browser's request: one generic page, no redirect.
     const t = getMessages([]);
     return (
@@ -36,12 +35,9 @@ export default async function InteractionPage({ params, searchParams }: Props) {
       </>
     );
   }
-  const { request, params: p } = pending;
+  const { params: p, screen, csrf } = current;
   const t = getMessages(p.uiLocales);
-  const screen = await loadOrUnavailable(
-    () => chooseScreen({ pending, browserId: browserId!, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
   const notice = readStepNotice({ e: query.e, until: query.until, t });
-  const csrf = interactionCsrfToken({ id, browserIdHash: request.browserIdHash });
   const common = { id, csrf, t, clientName: p.clientName, ...notice };
   return (
     <>

@@ -1,12 +1,9 @@
-import type { RegisteredClient } from "../../clients/get-client";
-import { db } from "../../db";
-import { holdForAnswer } from "../../devices/hold-for-answer";
-import { settledOutcome, type DeviceOutcome } from "../../devices/wait-for-answer";
+import { answeringSession } from "../../authorization-request/answering-session";
+import { holdForAnswer } from "../../out-of-band/hold-for-answer";
+import { expireHandsetRequest } from "../../out-of-band/expire-handset-request";
 import { AccessDenied } from "../errors";
-import { issueCode } from "./issue-code";
+import type { LiveSession } from "../../sessions/live-session";
 import { mobileWaitingPage } from "./mobile-waiting-page";
-import { redirectToClient, type RedirectTarget } from "./redirect-to-client";
-import type { AuthorizationParams } from "./types";
 
 /**
  * How long one HTTP response is held open. Below common proxy idle timeouts (60 s) so no
@@ -24,7 +21,7 @@ export interface HeldDeviceRequest {
 /**
  * Holds the consumption device's request until the handset answers, then ends like any
  * authorization (interface "Return to the redirect address"):
- * - approved: the code (issueCode completes the stored request atomically) with state and iss;
+ * - approved: the session the handset approval wrote, for the code (the pipeline's issue step);
  * - rejected, or the check code typed on the handset did not match: `access_denied`;
  * - expired before an answer: `access_denied` as well ("expired on the handset"): the Mobile
  *   Connect interface lists no timeout code for the authorization endpoint, RFC 6749 §4.1.2.1 has
@@ -34,13 +31,12 @@ export interface HeldDeviceRequest {
  * While it holds, the handset request counts as attended (holdForAnswer): a browser that went away
  * leaves a request the handset no longer lists nor accepts.
  */
-export async function awaitMobileAnswer({ requestId, device, params, client, target, expiresAt, signal }: {
-  requestId: string; device: HeldDeviceRequest; params: AuthorizationParams; client: RegisteredClient;
-  target: RedirectTarget; expiresAt: Date; signal?: AbortSignal;
-}): Promise<Response> {
+export async function awaitMobileAnswer({ requestId, device, expiresAt, signal }: {
+  requestId: string; device: HeldDeviceRequest; expiresAt: Date; signal?: AbortSignal;
+}): Promise<Response | { session: LiveSession }> {
   const remaining = expiresAt.getTime() - Date.now();
   const outcome = remaining <= 0
-    ? await expireNow(device.id)
+    ? await expireHandsetRequest({ id: device.id })
     : await holdForAnswer({ id: device.id, maxMs: Math.min(MOBILE_WAIT_MS, remaining + 1_000), signal });
   if (outcome === "rejected") throw new AccessDenied("The subscriber rejected the request on their handset");
   if (outcome === "mismatch") {
@@ -50,19 +46,7 @@ export async function awaitMobileAnswer({ requestId, device, params, client, tar
   if (outcome === "waiting") {
     return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt });
   }
-  const row = await db.authorizationRequest.findUnique({ where: { id: requestId }, select: { sessionId: true } });
-  const session = row?.sessionId
-    ? await db.session.findUnique({ where: { id: row.sessionId },
-        select: { id: true, subscriberId: true, authTime: true, acr: true, amr: true } })
-    : null;
+  const session = await answeringSession({ requestId });
   if (!session) throw new AccessDenied("The authorization request is no longer valid");
-  const code = await issueCode({ params, client, session, requestId });
-  return redirectToClient(target, { code });
-}
-
-/** Marks a request past its expiry; an answer that won just before keeps its outcome. */
-async function expireNow(id: string): Promise<DeviceOutcome> {
-  await db.deviceRequest.updateMany({ where: { id, status: "pending" }, data: { status: "expired" } });
-  const row = await db.deviceRequest.findUnique({ where: { id }, select: { status: true } });
-  return (row && settledOutcome(row.status)) || "expired";
+  return { session };
 }

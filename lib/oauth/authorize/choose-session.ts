@@ -1,4 +1,4 @@
-import type { LiveSession } from "../../sessions/find-live-sessions";
+import type { LiveSession } from "../../sessions/live-session";
 import type { AuthorizationParams } from "./types";
 
 /** The stored request being resumed, as far as the decision needs it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LiveSession } from "../../sessions/find-live-sessions";
+import type { LiveSession } from "../../sessions/live-session";
 import { chooseSession, sessionSatisfies } from "./choose-session";
 import { consentAlwaysAsked, needsConsent } from "./needs-consent";
 import { redirectError, redirectToClient } from "./redirect-to-client";

@@ -1,8 +1,8 @@
-import type { LiveSession } from "../../sessions/find-live-sessions";
+import type { LiveSession } from "../../sessions/live-session";
 import { findLiveSessions } from "../../sessions/find-live-sessions";
 import { findRequestSession } from "../../sessions/find-request-session";
 import { chooseSession, type RequestState } from "./choose-session";
-import { findGrantedScopes } from "./find-granted-scopes";
+import { findGrantedScopes } from "../../grants/find-granted-scopes";
 import { consentAlwaysAsked, needsConsent } from "./needs-consent";
 import type { AuthorizationParams } from "./types";
 
@@ -14,7 +14,7 @@ export type NextStep =
 
 /**
  * What an authorization request needs next, shared by `/authorize`, `/authorize/resume/{id}` and
- * the screens (loadPendingRequest): sign-in, account selection, consent, or nothing (issue the
+ * the screens (lib/interaction/pending-request.ts): sign-in, account selection, consent, or nothing (issue the
  * code). At most two queries: the browser's live sessions, then the remembered grant unless
  * consent must be asked anyway (a third for a request a handset approved: its own session).
  */

@@ -1,33 +1,28 @@
 import type { RegisteredClient } from "../../clients/get-client";
+import { completeAuthorizationRequest } from "../../authorization-request/complete-authorization-request";
 import { config } from "../../config";
-import { db } from "../../db";
-import { getHotStore } from "../../store/get-hot-store";
 import { randomToken, sha256 } from "../../crypto";
-import type { LiveSession } from "../../sessions/find-live-sessions";
-import { pairwiseSubject } from "../../subjects/pairwise-subject";
+import type { LiveSession } from "../../sessions/live-session";
+import { storeAuthorizationCode, type AuthorizationCodeRecord } from "../../tokens/store-authorization-code";
 import { AuthorizePageError } from "./errors";
 import type { AuthorizationParams } from "./types";
-
-/** Statuses a stored request can complete from (anything but completed / denied). */
-export const OPEN_STATUSES = ["pending", "authenticated", "consented"];
 
 /**
  * Issues the one-use authorization code (RFC 6749 §4.1.2): 256 random bits, stored only as its
  * SHA-256 with every binding the token endpoint checks, valid CODE_TTL seconds.
  *
- * From a stored request, one transaction also marks the request completed with a conditional
- * update (a double submit or a replayed resume finds it no longer open and gets no second code)
- * and records the PCR so `PCR:` and `id_token_hint` hints resolve later (one INSERT .. ON CONFLICT
- * statement, no read). The fast path (no stored request: a session and remembered consent) skips
- * the PCR write: a remembered grant is only written by consent (recordConsent), which records it;
- * its one INSERT goes through the hot-path store (lib/store), the rest stays on Prisma.
+ * Written through the hot-path store (lib/store) either way. From a stored request, one transaction also
+ * completes the request, so it never yields a second code, and records the PCR
+ * (lib/authorization-request/complete-authorization-request.ts). The fast path (no stored request:
+ * a session and remembered consent) is the code's one INSERT: it skips the PCR write, since a
+ * remembered grant is only written by consent (recordConsent), which records it.
  */
 export async function issueCode({ params, client, session, requestId }: {
   params: AuthorizationParams; client: RegisteredClient; session: LiveSession; requestId?: string;
 }): Promise<string> {
   const code = randomToken(32);
   const now = Date.now();
-  const data = {
+  const data: AuthorizationCodeRecord = {
     codeHash: sha256(code),
     clientId: client.id,
     subscriberId: session.subscriberId,
@@ -48,24 +43,11 @@ export async function issueCode({ params, client, session, requestId }: {
     expiresAt: new Date(now + config().CODE_TTL * 1000),
   };
   if (!requestId) {
-    await getHotStore().insertAuthorizationCode(data);
+    await storeAuthorizationCode(data);
     return code;
   }
-  const sectorIdentifier = client.sectorIdentifier;
-  const sub = pairwiseSubject({ subscriberId: session.subscriberId, sectorIdentifier });
-  await db.$transaction(async (tx) => {
-    const done = await tx.authorizationRequest.updateMany({
-      where: { id: requestId, status: { in: OPEN_STATUSES } },
-      data: { status: "completed", sessionId: session.id, subscriberId: session.subscriberId },
-    });
-    if (done.count !== 1) throw alreadyCompleted();
-    await tx.authorizationCode.create({ data, select: { codeHash: true } });
-    // a no-op update keeps Prisma on the native single-statement upsert
-    await tx.pairwiseSubject.upsert({
-      where: { sub }, create: { sub, subscriberId: session.subscriberId, sectorIdentifier },
-      update: { sectorIdentifier }, select: { sub: true },
-    });
-  });
+  const done = await completeAuthorizationRequest({ requestId, code: data, sectorIdentifier: client.sectorIdentifier });
+  if (!done) throw alreadyCompleted();
   return code;
 }
 

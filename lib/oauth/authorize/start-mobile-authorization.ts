@@ -1,8 +1,9 @@
 import type { RegisteredClient } from "../../clients/get-client";
+import { createAuthorizationRequest } from "../../authorization-request/create-authorization-request";
+import { newRequestId } from "../../authorization-request/request-id";
 import { config } from "../../config";
-import { db } from "../../db";
-import { randomToken } from "../../crypto";
-import { createDeviceRequest } from "../../devices/create-device-request";
+import { createDeviceRequest } from "../../out-of-band/create-device-request";
+import { deliverableSubscriber } from "../../out-of-band/deliverable-subscriber";
 import { clientIp } from "../../http/client-ip";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
 import { InvalidRequest, TemporarilyUnavailable } from "../errors";
@@ -12,7 +13,7 @@ import type { AuthorizationParams } from "./types";
 /**
  * `prompt=mobile` (out-of-band authorization on the authorization device, the subscriber's
  * handset). Needs a subscriber named by a hint. Stores the authorization request and the handset
- * request in one transaction (lib/devices/create-device-request.ts: limits, check code, audit),
+ * request in one transaction (lib/out-of-band/create-device-request.ts: limits, check code, audit),
  * then answers at once with the waiting page that shows the check code the subscriber must type on
  * the handset (number matching); that page reloads itself into /authorize/wait/{id}, which holds
  * until the handset answers and then redirects to the client like any authorization.
@@ -29,26 +30,18 @@ export async function startMobileAuthorization({ req, params, client, browserId 
   if (!msisdn) {
     throw new InvalidRequest("prompt=mobile requires login_hint, login_hint_token or id_token_hint naming the subscriber");
   }
-  const subscriber = await db.subscriber.findUnique({ where: { msisdn }, select: { id: true, status: true } });
-  // The device lookup runs for every number (an id that matches nothing when there is no subscriber).
-  const device = await db.device.findFirst({
-    where: { subscriberId: subscriber?.status === "active" ? subscriber.id : "", revokedAt: null }, select: { id: true },
-  });
-  const deliverableTo = device ? subscriber!.id : null;
+  const deliverableTo = await deliverableSubscriber({ msisdn });
 
   const cookie = browserId ? null : newBrowserCookie();
-  const id = randomToken(16);
+  const id = newRequestId();
   const expiresAt = new Date(Date.now() + config().AUTH_REQUEST_TTL * 1000);
   const created = await createDeviceRequest({
     authorizationRequestId: id, numberKey: `msisdn:${msisdn}`, subscriberId: deliverableTo, client,
     text: { context: params.context, bindingMessage: params.bindingMessage, verified: params.clientAuthenticated === true },
     scope: params.scopes.join(" "), acr: params.acr, expiresAt, ip: clientIp(req.headers),
     userAgent: req.headers.get("user-agent"), flow: "prompt_mobile",
-    prepare: (tx) => tx.authorizationRequest.create({
-      data: { id, clientId: client.id, params: JSON.stringify(params), subscriberId: deliverableTo,
-        browserIdHash: browserIdHash(browserId ?? cookie!.browserId), expiresAt },
-      select: { id: true },
-    }),
+    prepare: (tx) => createAuthorizationRequest({ id, params, subscriberId: deliverableTo,
+      browserIdHash: browserIdHash(browserId ?? cookie!.browserId), expiresAt, tx }),
   });
   if (!created.ok) {
     throw new TemporarilyUnavailable(created.reason === "too_many_pending"

@@ -3,7 +3,7 @@ import { randomToken, safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { browserIdHash } from "../sessions/browser-cookie";
 import type { AuthorizationParams } from "../oauth/authorize/types";
-import type { EnrolledDevice } from "./find-device";
+import type { EnrolledDevice } from "../devices/find-device";
 import { publishDeviceEvent } from "./device-events-bus";
 import { checkDevicePin } from "./check-device-pin";
 
@@ -20,7 +20,7 @@ export type AnswerResult =
  * - Approval needs the check code shown on the consumption device (number matching): a wrong one
  *   ends the request at once (`mismatch`, the relying party or the sign-in screen is told), so an
  *   approval the subscriber did not start cannot succeed by a tap or by guessing twice. Then, at
- *   level 3, the PIN (lib/devices/check-device-pin.ts, the sign-in screen's lockout policy).
+ *   level 3, the PIN (lib/out-of-band/check-device-pin.ts, the sign-in screen's lockout policy).
  * - Only a request whose consumption device is still waiting (`attendedUntil`) can be answered.
  * - The answer is atomic: one conditional update (still pending, not expired, still attended, this
  *   subscriber's) wins and everything else reads "already answered or expired".

@@ -14,7 +14,7 @@ const CHUNK = 500;
 
 const waiters = new Map<string, Set<Waiter>>();
 let ticker: NodeJS.Timeout | undefined;
-/** Answer notifications (any instance, lib/devices/device-events-bus.ts) wake the watcher at once. */
+/** Answer notifications (any instance, lib/out-of-band/device-events-bus.ts) wake the watcher at once. */
 let unsubscribe: (() => void) | undefined;
 
 /**

@@ -1,4 +1,4 @@
-import { getHotStore } from "../../store/get-hot-store";
+import { getHotStore } from "../store/get-hot-store";
 
 /** The scopes a subscriber has allowed a client with consent remembered, or null (one query, lib/store). */
 export async function findGrantedScopes({ subscriberId, clientId }: { subscriberId: string; clientId: string }):

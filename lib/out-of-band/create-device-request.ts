@@ -31,17 +31,18 @@ const TOO_MANY_PENDING = new Error("too many pending approval requests");
  * - `subscriberId` is set only when the request can be delivered (an active subscriber with a
  *   handset); otherwise the row is stored the same way but never listed, so neither the answer nor
  *   its timing tells whether the number has a handset.
- * - `prepare` runs first in the same transaction (create the stored authorization request, or
- *   replace an older handset request).
+ * - `prepare` runs first in the same transaction (the user's own record, such as the stored
+ *   authorization request of `prompt=mobile`); `replace` deletes an older handset request of the
+ *   same authorization request there ("approve on your phone" again after an answer or expiry).
  * Every creation is audited with the client, the requester's IP and the coarse origin.
  */
 export async function createDeviceRequest({ authorizationRequestId, numberKey, subscriberId, client, text, scope, acr,
-  expiresAt, ip, userAgent, flow, prepare }: {
+  expiresAt, ip, userAgent, flow, prepare, replace = false }: {
   authorizationRequestId: string; numberKey: string; subscriberId: string | null;
   client: { id: string; name: string };
   text: { context?: string | null; bindingMessage?: string | null; verified: boolean };
   scope: string; acr: string; expiresAt: Date; ip: string; userAgent: string | null; flow: "prompt_mobile" | "phone";
-  prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>;
+  prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>; replace?: boolean;
 }): Promise<DeviceRequestCreated> {
   const requester = addressSubject(ip); // an IPv6 /64 is one requester
   const refused = await hitRateLimits([
@@ -73,6 +74,7 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
         throw TOO_MANY_PENDING;
       }
       await prepare?.(tx);
+      if (replace) await tx.deviceRequest.deleteMany({ where: { authorizationRequestId } });
       await tx.deviceRequest.create({
         data: { id, authorizationRequestId, subscriberId, clientId: client.id, clientName: client.name,
           context: text.context ?? null, bindingMessage: text.bindingMessage ?? null, textVerified: text.verified,

@@ -1,0 +1,33 @@
+import type { AuthorizationRequest } from "@prisma/client";
+import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
+import type { AuthorizationParams } from "../oauth/authorize/types";
+import { chooseScreen, type Screen } from "./choose-screen";
+import { interactionCsrfToken } from "./interaction-csrf";
+import { pendingRequest } from "./pending-request";
+
+export interface CurrentScreen {
+  request: AuthorizationRequest;
+  params: AuthorizationParams;
+  screen: Screen;
+  /** The anti-CSRF token of this interaction's forms (interaction-csrf.ts). */
+  csrf: string;
+}
+
+/**
+ * Which screen `/interaction/{id}` shows now, for both renderers (app/interaction/[id]/page.tsx
+ * and the script-free WAP one, server/wap-screen.tsx): the stored request for this browser
+ * (lib/authorization-request), what the authorization endpoint needs next (pending-request.ts) and
+ * the screen for it (choose-screen.ts). Null when the request cannot be continued in this browser,
+ * or (`display`) is not a request of that display.
+ */
+export async function currentScreen({ id, browserId, wantsNumber, display }: {
+  id: string; browserId: string | null; wantsNumber: boolean; display?: AuthorizationParams["display"];
+}): Promise<CurrentScreen | null> {
+  const loaded = await loadAuthorizationRequest({ id, browserId });
+  if (display && (loaded.kind !== "ok" || loaded.params.display !== display)) return null;
+  const pending = browserId ? await pendingRequest(loaded, browserId) : null;
+  if (!pending) return null;
+  const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber });
+  const csrf = interactionCsrfToken({ id, browserIdHash: pending.request.browserIdHash });
+  return { request: pending.request, params: pending.params, screen, csrf };
+}

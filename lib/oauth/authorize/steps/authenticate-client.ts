@@ -1,0 +1,8 @@
+import { need, type AuthorizeStep } from "../authorize-state";
+import { checkClientAuthentication } from "../check-client-authentication";
+
+/** The optional Basic header (check-client-authentication.ts): whether the client authenticated. */
+export const authenticateClient: AuthorizeStep = async (state) => {
+  state.clientAuthenticated = await checkClientAuthentication({ headers: state.req.headers,
+    client: need(state.client, "client") });
+};

@@ -1,0 +1,10 @@
+import { need, type AuthorizeStep } from "../authorize-state";
+import { awaitMobileAnswer } from "../await-mobile-answer";
+
+/** Wait: holds until the handset answers (await-mobile-answer.ts); approved -> the session to issue for. */
+export const awaitHandset: AuthorizeStep = async (state) => {
+  const answer = await awaitMobileAnswer({ requestId: need(state.id, "id"), device: need(state.handset, "handset"),
+    expiresAt: need(state.stored, "stored").expiresAt, signal: state.req.signal });
+  if (answer instanceof Response) return answer;
+  state.session = answer.session;
+};
