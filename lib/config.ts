@@ -87,7 +87,7 @@ const schema = z.object({
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
     .default("false")
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
-  // Out-of-band approval requests (the handset; lib/devices/approval-limits.ts): per requesting IP
+  // Out-of-band approval requests (the handset; lib/out-of-band/approval-limits.ts): per requesting IP
   // (any number), per requesting IP and number, per number (any requester), per client, all per
   // 15 minutes; and how many may be pending at once per subscriber and per client.
   APPROVAL_LIMIT_PER_IP: z.coerce.number().int().positive().max(1_000_000).default(10),

@@ -10,7 +10,7 @@ import { submitNumber } from "../screens/sign-in";
  * Issue 15 §3: a lockout or limit screen says the exact time to try again (the 303 that reports it
  * carries `until`, lib/interaction/read-step-notice.ts) and shows no form that cannot work until
  * then, on every display and in both languages. The limits themselves are tested over HTTP in
- * test/integration/security/security-abuse.test.ts; here the screen is opened as that 303 leaves it.
+ * test/integration/interaction/one-time-code-limits.test.ts and pin-lockout.test.ts; here the screen is opened as that 303 leaves it.
  */
 const TEXTS = {
   en: { retry: (time: string) => `Try again at ${time} (in 14 minutes).`, again: "Start again", resend: "Request a new code" },

@@ -50,9 +50,6 @@ function unavailableResponse(): Response {
   );
 }
 
-/** Moved to lib/http/if-database-unavailable.ts (kept here for existing importers). */
-export { logDatabaseUnavailable } from "./if-database-unavailable";
-
 type Handler = (req: Request, ctx: { requestId: string }) => Promise<Response>;
 
 /** Wraps a JSON endpoint: request id, one access log line, errors turned into responses. */

@@ -2,7 +2,7 @@ import { getClient, type RegisteredClient } from "../../clients/get-client";
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
 import { onlyValue, type ParameterFaults } from "../../parameters/read-parameters";
 import type { RawParams } from "./collect-params";
-import { AuthorizePageError } from "./errors";
+import { AuthorizePageError } from "../errors";
 
 /** Until client and redirect URI are verified, a bad parameter is shown on our page, never redirected. */
 const PAGE_FAULTS: ParameterFaults = {

@@ -4,7 +4,7 @@ import { config } from "../../config";
 import { randomToken, sha256 } from "../../crypto";
 import type { LiveSession } from "../../sessions/live-session";
 import { storeAuthorizationCode, type AuthorizationCodeRecord } from "../../tokens/store-authorization-code";
-import { AuthorizePageError } from "./errors";
+import { AuthorizePageError } from "../errors";
 import type { AuthorizationParams } from "./types";
 
 /**

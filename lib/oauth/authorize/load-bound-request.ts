@@ -1,7 +1,7 @@
 import { getClient, type RegisteredClient } from "../../clients/get-client";
 import { loadAuthorizationRequest } from "../../authorization-request/load-authorization-request";
 import { readBrowserId } from "../../sessions/browser-cookie";
-import { AuthorizePageError } from "./errors";
+import { AuthorizePageError } from "../errors";
 import { alreadyCompleted } from "./issue-code";
 import type { StepContext } from "./respond-with-error";
 

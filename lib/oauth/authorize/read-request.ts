@@ -1,8 +1,7 @@
 import { mediaType } from "../../http/media-type";
 import { readBodyText } from "../../http/params";
-import { RequestTooLarge } from "../errors";
+import { AuthorizePageError, RequestTooLarge } from "../errors";
 import { MAX_URL_BYTES } from "../../http/security-headers";
-import { AuthorizePageError } from "./errors";
 
 /**
  * The name/value pairs of an authorization request: the query of a GET, or the form body of a POST

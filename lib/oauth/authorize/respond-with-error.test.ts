@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { logger } from "../../log";
 import { DatabaseUnavailableError } from "../../http/is-database-unavailable";
-import { AccessDenied, InvalidRequest, OAuthError, RequestTooLarge, ServerError } from "../errors";
+import { AccessDenied, AuthorizePageError, InvalidRequest, OAuthError, RequestTooLarge, ServerError } from "../errors";
 import * as errorsModule from "../errors";
-import { AuthorizePageError } from "./errors";
 import { respondWithError } from "./respond-with-error";
 import type { RedirectTarget } from "./redirect-to-client";
 

@@ -32,11 +32,10 @@
  */
 import type { RegisteredClient } from "../../clients/get-client";
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
-import { InvalidRequest, InvalidScope, UnsupportedResponseType } from "../errors";
+import { InvalidRequest, InvalidScope, RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported, UnsupportedResponseType } from "../errors";
 import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
 import { parseLoginHint } from "../hints/parse-login-hint";
 import { knownParams, type RawParams } from "./collect-params";
-import { RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported } from "./errors";
 import { validatePkce } from "./validate-pkce";
 import { validatePrompt } from "./validate-prompt";
 import type { AuthorizationParams } from "./types";

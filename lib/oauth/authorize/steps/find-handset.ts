@@ -1,6 +1,6 @@
 import { findHandsetRequest } from "../../../out-of-band/find-handset-request";
 import { need, type AuthorizeStep } from "../authorize-state";
-import { AuthorizePageError } from "../errors";
+import { AuthorizePageError } from "../../errors";
 import { UNKNOWN_REQUEST } from "../load-bound-request";
 
 /** Wait: the handset request the stored request holds on; a request without one is unknown here. */

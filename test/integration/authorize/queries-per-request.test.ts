@@ -1,6 +1,7 @@
-import { PrismaClient } from "@prisma/client";
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { createAdapter } from "@/lib/db";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { beforeAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { createPrismaClient } from "@/lib/db";
 import { setStatementListener } from "@/lib/store/statement-listener";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
@@ -13,11 +14,16 @@ import { handleResume } from "@/lib/oauth/authorize/handle-resume";
 // and on the hot-path store (lib/store).
 const statements: string[] = [];
 beforeAll(() => {
-  const prisma = new PrismaClient({ adapter: createAdapter(inject("databaseUrl")), log: [{ emit: "event", level: "query" }] });
+  // The SQLite or the PostgreSQL client, whichever the suite runs on, typed with its query events.
+  const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as
+    unknown as PrismaClient<Prisma.PrismaClientOptions, "query">;
   prisma.$on("query", (e) => statements.push(e.query));
   setStatementListener((sql) => statements.push(sql)); // lib/store's prepared statements
   (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
 });
+
+// SQLite takes the write lock at BEGIN (lib/store/sqlite-store.ts); PostgreSQL's plain BEGIN.
+const BEGIN = config().DATABASE_URL.startsWith("file:") ? "BEGIN IMMEDIATE" : "BEGIN";
 
 // The statements of /authorize on its two ways to a code (docs/architecture.md, "Hot-path store").
 describe("the fast path (session + remembered consent, no stored request)", () => {
@@ -34,7 +40,7 @@ describe("the fast path (session + remembered consent, no stored request)", () =
     expect(res.headers.get("location")).toContain("code=");
     expect(statements.map((s) => s.replace(/\s+/g, " "))).toEqual([
       expect.stringMatching(/^SELECT .* FROM "?Session/), expect.stringMatching(/^SELECT .* FROM "?Grant/),
-      "BEGIN IMMEDIATE", expect.stringMatching(/^INSERT INTO "?AuthorizationCode/), "COMMIT",
+      BEGIN, expect.stringMatching(/^INSERT INTO "?AuthorizationCode/), "COMMIT",
     ]);
   });
 });
@@ -58,7 +64,7 @@ describe("a stored request consented on the screens, resumed", () => {
     expect(statements.map((s) => s.replace(/\s+/g, " "))).toEqual([
       expect.stringMatching(/^SELECT .* FROM [`"]?(main[`"]?\.[`"]?)?AuthorizationRequest/),
       expect.stringMatching(/^SELECT .* FROM "?Session/),
-      "BEGIN IMMEDIATE", expect.stringMatching(/^UPDATE "AuthorizationRequest" SET "status" = 'completed'/),
+      BEGIN, expect.stringMatching(/^UPDATE "AuthorizationRequest" SET "status" = 'completed'/),
       expect.stringMatching(/^INSERT INTO "?AuthorizationCode/), expect.stringMatching(/^INSERT INTO "?PairwiseSubject/),
       "COMMIT",
     ]);
