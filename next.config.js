@@ -26,7 +26,7 @@ const nextConfig = {
       { source: "/:path*", headers: securityHeaders },
       // Sign-in, consent and inbox pages carry per-request state and codes: never cached.
       { source: "/interaction/:path*", headers: noStore },
-      { source: "/device/:path*", headers: noStore },
+      { source: "/handset/:path*", headers: noStore },
     ];
   },
 };

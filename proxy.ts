@@ -1,18 +1,23 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { escapeHtml } from "@/lib/http/html";
+import { issuerBase } from "@/lib/http/issuer-base";
+import { movedPath } from "@/lib/http/moved-path";
 import { hstsHeaders, MAX_URL_BYTES, pageCsp } from "@/lib/http/security-headers";
 
 /**
  * Next.js Proxy (the renamed middleware) in front of the rendered pages: a fresh CSP nonce per
  * request, passed to the renderer in the request's `Content-Security-Policy` header (Next.js reads
  * the `'nonce-…'` source from it and puts the nonce on its own scripts) and sent in the response;
- * HSTS over HTTPS; over-long URLs refused with 414 before anything renders.
+ * HSTS over HTTPS; over-long URLs refused with 414 before anything renders; a renamed area's old
+ * addresses (lib/http/moved-path.ts) answered with a 308 to the new one, which keeps a POST a POST.
  * The protocol endpoints are not matched (they answer JSON or their own script-free HTML and set
  * their headers in lib/, so the lean server path gets them too).
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (pathname.length + search.length > MAX_URL_BYTES) return uriTooLong();
+  const moved = movedPath(pathname);
+  if (moved) return permanentRedirect(moved + search);
   if (request.method !== "GET" && request.method !== "HEAD") {
     return NextResponse.next({ headers: hstsHeaders() });
   }
@@ -26,6 +31,13 @@ export function proxy(request: NextRequest) {
   res.headers.set("Content-Security-Policy", csp);
   for (const [k, v] of Object.entries(hstsHeaders())) res.headers.set(k, v);
   return res;
+}
+
+/** 308 Permanent Redirect (RFC 9110 §15.4.9) to a path of this service (under the issuer, as every redirect of ours). */
+function permanentRedirect(path: string): Response {
+  return new Response(null, {
+    status: 308, headers: { Location: `${issuerBase()}${path}`, "Cache-Control": "no-store", ...hstsHeaders() },
+  });
 }
 
 function uriTooLong(): Response {

@@ -119,7 +119,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!allowed && (channel === "inbox" || c.DEVICE_INBOX_ENABLED === "true")) {
     const what = channel === "inbox" ? "MESSAGING_CHANNEL=inbox" : "DEVICE_INBOX_ENABLED=true";
     throw new Error(`Invalid configuration: ${what} is only for the local demo (DEMO_DATA, the default with SQLite): `
-      + "/device/inbox shows any number's one-time codes to anyone; use MESSAGING_CHANNEL=log or an SMS gateway");
+      + "/handset/inbox shows any number's one-time codes to anyone; use MESSAGING_CHANNEL=log or an SMS gateway");
   }
   return Object.freeze({ ...c, MESSAGING_CHANNEL: channel, DEVICE_INBOX_ENABLED: inbox, DEMO_DATA: demo });
 }

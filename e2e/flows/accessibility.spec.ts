@@ -115,19 +115,19 @@ test("accessibility: the playground, before and after a sign-in", async ({ page 
   await expectAccessible(page, "playground-signed-in");
 });
 
-test("accessibility: the /device pages (enrolment, inbox, approvals with a pending request)", async ({ browser }) => {
+test("accessibility: the /handset pages (enrolment, inbox, approvals with a pending request)", async ({ browser }) => {
   const client = await createRpClient({ name: "A11yShop" });
   const s = await createTestSubscriber();
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }))
     .newPage();
-  await phone.goto(`${baseUrl()}/device`);
+  await phone.goto(`${baseUrl()}/handset`);
   await expectAccessible(phone, "device-unregistered");
-  await phone.goto(`${baseUrl()}/device/enrol`);
+  await phone.goto(`${baseUrl()}/handset/enrol`);
   await expect(phone.getByLabel("Mobile number")).toBeVisible();
   await expectAccessible(phone, "device-enrol");
   await enrolPhone(phone, s.msisdn);
   await expectAccessible(phone, "device-enrolled");
-  await phone.goto(`${baseUrl()}/device/inbox?msisdn=${s.msisdn}`);
+  await phone.goto(`${baseUrl()}/handset/inbox?msisdn=${s.msisdn}`);
   await expectAccessible(phone, "device-inbox");
 
   const laptop = await (await browser.newContext()).newPage();
@@ -138,7 +138,7 @@ test("accessibility: the /device pages (enrolment, inbox, approvals with a pendi
   await showStill(still, html);
   await expectAccessible(still, "mobile-waiting");
   await still.close();
-  await phone.goto(`${baseUrl()}/device`);
+  await phone.goto(`${baseUrl()}/handset`);
   const card = requestCard(phone, "A11yShop");
   await expect(card).toBeVisible({ timeout: 15_000 });
   await expectAccessible(phone, "device-request");

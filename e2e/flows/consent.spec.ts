@@ -74,7 +74,7 @@ test("ui_locales=fr shows the screens in French; an unsupported locale falls bac
   await page.getByLabel("Numéro de mobile").fill(s.msisdn);
   await page.getByRole("button", { name: "Continuer" }).click();
   await expect(page.getByText("Nous avons envoyé un code")).toBeVisible();
-  const inbox = await page.request.get(`${process.env.E2E_BASE_URL}/device/inbox?msisdn=${s.msisdn}`);
+  const inbox = await page.request.get(`${process.env.E2E_BASE_URL}/handset/inbox?msisdn=${s.msisdn}`);
   const code = /Votre code de connexion pour [^<]+ est (\d{6})/.exec(await inbox.text())![1]!;
   await page.getByLabel("Code").fill(code);
   await page.getByRole("button", { name: "Continuer" }).click();

@@ -19,14 +19,14 @@ test("the device inbox shows a handset's messages newest first, without JavaScri
   const second = await readNewCode(page, s.msisdn, before);
 
   const inbox = await page.context().newPage();
-  await inbox.goto(`${baseUrl()}/device/inbox?msisdn=${s.msisdn}`);
+  await inbox.goto(`${baseUrl()}/handset/inbox?msisdn=${s.msisdn}`);
   const bodies = await inbox.locator(".message-body").allInnerTexts();
   expect(bodies).toEqual([
     `Your sign-in code for InboxApp is ${second}`, `Your sign-in code for InboxApp is ${first}`,
   ]);
   await expect(inbox.getByRole("link", { name: "Reload" })).toBeVisible();
   await inbox.screenshot({ path: "test-results/screens/device-inbox.png", fullPage: true });
-  const none = await inbox.goto(`${baseUrl()}/device/inbox?msisdn=999000000001`);
+  const none = await inbox.goto(`${baseUrl()}/handset/inbox?msisdn=999000000001`);
   expect(none?.status()).toBe(200);
   await expect(inbox.getByText("No messages yet.")).toBeVisible();
 });

@@ -85,7 +85,7 @@ test("without JavaScript the waiting screen still moves on (meta refresh)", asyn
   await expect(laptop.getByRole("heading", { level: 1 })).toHaveText("Approve on your phone");
   const row = await db.deviceRequest.findFirstOrThrow({ where: { subscriberId: s.id, status: "pending" } });
   // the handset answers (its form post, over HTTP)
-  const answer = await fetch(`${baseUrl()}/device/requests/${row.id}`, {
+  const answer = await fetch(`${baseUrl()}/handset/requests/${row.id}`, {
     method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "reject" }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl(), cookie: `op_device=${secret}` },
   });

@@ -27,7 +27,7 @@ test("prompt=mobile mc_authz at level 3: the laptop waits, the phone approves wi
   const s = await createTestSubscriber({ pin: "1357" });
   const { laptop, phone } = await twoDevices(browser);
   await enrolPhone(phone, s.msisdn);
-  await phone.goto(`${baseUrl()}/device`);
+  await phone.goto(`${baseUrl()}/handset`);
   await expect(phone.getByText("No requests waiting.")).toBeVisible();
 
   const req = authorizeUrl(client, { prompt: "mobile", acr: "3", loginHint: `MSISDN:${s.msisdn}`,
@@ -117,16 +117,16 @@ test("two tabs on the phone answer the same request: the second reads already an
   const { checkCode } = await openMobileWaitingPage(laptop, req.url);
   await expect(requestCard(phone, "TwoTabsApp")).toBeVisible({ timeout: 15_000 });
   const tab2 = await phone.context().newPage();
-  await tab2.goto(`${baseUrl()}/device`);
+  await tab2.goto(`${baseUrl()}/handset`);
   const card2 = requestCard(tab2, "TwoTabsApp");
   await card2.getByLabel("Number shown on the screen where you are signing in").fill(checkCode);
   await card2.getByRole("button", { name: "Approve" }).click();
   await expect(tab2.getByRole("status")).toContainText("Approved");
   expect((await expectCallback(laptop, req.state)).get("code")).toBeTruthy();
   // the first tab may already have reloaded (live update); answer from its stale form if it is still there
-  await phone.goto(`${baseUrl()}/device`);
+  await phone.goto(`${baseUrl()}/handset`);
   await expect(requestCard(phone, "TwoTabsApp")).toHaveCount(0);
-  const stale = await phone.request.post(`${baseUrl()}/device/requests/${(await db.deviceRequest.findFirstOrThrow({
+  const stale = await phone.request.post(`${baseUrl()}/handset/requests/${(await db.deviceRequest.findFirstOrThrow({
     where: { subscriberId: s.id } })).id}`, { form: { decision: "reject" }, maxRedirects: 0, headers: { origin: baseUrl() } });
   expect(stale.headers().location).toContain("result=gone");
 });

@@ -5,7 +5,7 @@ export interface InboxMessage { id: string; body: string }
 
 /** The newest message on a handset, read from the device inbox page, or null. */
 export async function latestMessage(page: Page, msisdn: string): Promise<InboxMessage | null> {
-  const res = await page.request.get(`${baseUrl()}/device/inbox?msisdn=${msisdn}`);
+  const res = await page.request.get(`${baseUrl()}/handset/inbox?msisdn=${msisdn}`);
   expect(res.status()).toBe(200);
   const m = /data-message-id="([^"]+)"[^>]*>\s*<p class="message-body">([^<]*)<\/p>/.exec(await res.text());
   return m ? { id: m[1]!, body: m[2]! } : null;

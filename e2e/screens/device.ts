@@ -2,10 +2,10 @@ import { expect, type Page } from "@playwright/test";
 import { baseUrl } from "../fixtures/test-data";
 import { latestMessage, readNewCode } from "./device-inbox";
 
-/** Registers the phone's browser as `msisdn`'s authorization device through /device/enrol. */
+/** Registers the phone's browser as `msisdn`'s authorization device through /handset/enrol. */
 export async function enrolPhone(phone: Page, msisdn: string) {
   const before = await latestMessage(phone, msisdn);
-  await phone.goto(`${baseUrl()}/device/enrol`);
+  await phone.goto(`${baseUrl()}/handset/enrol`);
   await phone.getByLabel("Mobile number").fill(msisdn);
   await phone.getByRole("button", { name: "Send code" }).click();
   const code = await readNewCode(phone, msisdn, before);

@@ -33,7 +33,7 @@ function tooManyCodes(retryAfter: number): Response {
   const retry = formatRetry({ t: en, retryAt: new Date(Date.now() + retryAfter * 1000) });
   const body = htmlDocument({ title: "Too many codes",
     body: `<main><h1>Too many codes</h1><p role="alert">Too many codes were requested. ${escapeHtml(retry)}</p>`
-      + `<p><a href="${servicePath("/device/enrol")}">Back</a></p></main>` });
+      + `<p><a href="${servicePath("/handset/enrol")}">Back</a></p></main>` });
   return new Response(body, { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(retryAfter) } });
 }
 
@@ -46,56 +46,56 @@ async function readForm(req: Request): Promise<URLSearchParams | null> {
 }
 
 /**
- * POST /device/enrol/start (msisdn) and /device/enrol/confirm (code, name): the handset's
+ * POST /handset/enrol/start (msisdn) and /handset/enrol/confirm (code, name): the handset's
  * enrolment forms; each answers 303 back to a page (POST/redirect/GET, works without script).
  * The cookies are HttpOnly and SameSite=Lax, so a cross-site form cannot carry them; cross-origin
  * POSTs are refused outright.
  */
 export async function handleEnrolPost(req: Request, step: "start" | "confirm"): Promise<Response> {
   const form = await readForm(req);
-  if (!form) return seeOther("/device/enrol?error=bad_request");
+  if (!form) return seeOther("/handset/enrol?error=bad_request");
   if (step === "start") {
     const msisdn = normaliseMsisdn(form.get("msisdn") ?? undefined);
-    if (!msisdn) return seeOther("/device/enrol?error=msisdn_invalid");
+    if (!msisdn) return seeOther("/handset/enrol?error=msisdn_invalid");
     // The same per-number and per-IP budget as sign-in codes (one SMS budget per number, known or not).
     const verdict = await limitCodeSends({ msisdn, ip: clientIp(req.headers) });
     if (!verdict.allowed) return tooManyCodes(verdict.retryAfter);
     const id = await startEnrolment({ msisdn });
-    return seeOther("/device/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
+    return seeOther("/handset/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
   }
   const enrolmentId = readCookie(req.headers.get("cookie"), ENROL_COOKIE, 22);
-  if (!enrolmentId) return seeOther("/device/enrol?error=code_expired");
+  if (!enrolmentId) return seeOther("/handset/enrol?error=code_expired");
   const code = (form.get("code") ?? "").replace(/\s/g, "");
-  if (!code) return seeOther("/device/enrol?step=code&error=code_missing");
+  if (!code) return seeOther("/handset/enrol?step=code&error=code_missing");
   const result = await finishEnrolment({ enrolmentId, code, name: form.get("name") ?? "" });
-  if (!result.ok) return seeOther(`/device/enrol?step=code&error=${result.error}`);
-  return seeOther("/device?result=enrolled",
+  if (!result.ok) return seeOther(`/handset/enrol?step=code&error=${result.error}`);
+  return seeOther("/handset?result=enrolled",
     cookieHeader(DEVICE_COOKIE, result.secret, DEVICE_COOKIE_AGE), cookieHeader(ENROL_COOKIE, "", 0));
 }
 
-/** POST /device/requests/{id} (decision=approve|reject, check, pin): the subscriber's answer on the handset. */
+/** POST /handset/requests/{id} (decision=approve|reject, check, pin): the subscriber's answer on the handset. */
 export async function handleAnswerPost(req: Request, requestId: string): Promise<Response> {
   const form = await readForm(req);
   const decision = form?.get("decision");
   if (!form || (decision !== "approve" && decision !== "reject") || !/^[A-Za-z0-9_-]{22}$/.test(requestId)) {
-    return seeOther("/device?result=bad_request");
+    return seeOther("/handset?result=bad_request");
   }
   const device = await findDevice({ cookieHeader: req.headers.get("cookie") });
-  if (!device) return seeOther("/device/enrol");
+  if (!device) return seeOther("/handset/enrol");
   const result = await answerDeviceRequest({ device, requestId, decision, pin: form.get("pin") ?? undefined,
     checkCode: form.get("check") ?? undefined });
-  return seeOther(`/device?result=${result}`);
+  return seeOther(`/handset?result=${result}`);
 }
 
 /**
- * POST /device/remove: the subscriber removes (revokes) this handset. The credential cookie is
+ * POST /handset/remove: the subscriber removes (revokes) this handset. The credential cookie is
  * deleted too; the revocation is what counts (a copied cookie is refused from now on).
  */
 export async function handleRemovePost(req: Request): Promise<Response> {
   const form = await readForm(req);
-  if (!form || form.get("confirm") !== "remove") return seeOther("/device?result=bad_request");
+  if (!form || form.get("confirm") !== "remove") return seeOther("/handset?result=bad_request");
   const device = await findDevice({ cookieHeader: req.headers.get("cookie") });
-  if (!device) return seeOther("/device/enrol");
+  if (!device) return seeOther("/handset/enrol");
   await revokeDevice({ deviceId: device.id, subscriberId: device.subscriberId });
-  return seeOther("/device?result=removed", cookieHeader(DEVICE_COOKIE, "", 0));
+  return seeOther("/handset?result=removed", cookieHeader(DEVICE_COOKIE, "", 0));
 }

@@ -7,7 +7,7 @@ const POLL_MS = 1_000;
 const LIFETIME_MS = 55_000;
 
 /**
- * GET /device/events: Server-Sent Events (HTML Living Standard §9.2) for the enrolled handset.
+ * GET /handset/events: Server-Sent Events (HTML Living Standard §9.2) for the enrolled handset.
  * Sends `event: requests` with the ids of the pending requests whenever that set changes (and once
  * at the start); the page reloads on a change. One timer per open stream, one indexed query per
  * second; the stream ends after 55 s (`retry: 1000` makes EventSource reconnect) or when the

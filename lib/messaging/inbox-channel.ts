@@ -5,7 +5,7 @@ import { maskMsisdn } from "./mask-msisdn";
 import type { MessagingChannel } from "./messaging-channel";
 
 /**
- * The local "device inbox": each message becomes a Message row that /device/inbox shows.
+ * The local "device inbox": each message becomes a Message row that /handset/inbox shows.
  * The log line names the masked number only; a body may carry a one-time code and is never logged.
  */
 export function createInboxChannel(): MessagingChannel {

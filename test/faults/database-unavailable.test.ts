@@ -157,8 +157,8 @@ describe("the screens' 503 page", () => {
       expect(html).not.toContain("evil.example");
       expect(html).not.toMatch(/<script|javascript:|http-equiv="refresh"/);
     }
-    const ok = await (await fetch(`${server.baseUrl}/unavailable?retry=${encodeURIComponent("/device")}`)).text();
-    expect(ok).toContain('<a href="/device">Try again</a>');
+    const ok = await (await fetch(`${server.baseUrl}/unavailable?retry=${encodeURIComponent("/handset")}`)).text();
+    expect(ok).toContain('<a href="/handset">Try again</a>');
   });
 });
 

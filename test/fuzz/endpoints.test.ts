@@ -217,9 +217,9 @@ describe("fuzz: sign-in screens", () => {
 
 describe("fuzz: device endpoints", () => {
   it("enrolment and answer forms, and the device pages, with hostile input", () => property(
-    fc.tuple(fc.constantFrom("/device/enrol/start", "/device/enrol/confirm", "/device/requests/x", "/device/requests/"),
+    fc.tuple(fc.constantFrom("/handset/enrol/start", "/handset/enrol/confirm", "/handset/requests/x", "/handset/requests/"),
       fc.oneof(fc.constant(""), hostile), pairs(["msisdn", "code", "name", "decision", "pin"]), hostileHeaders({ origin: "real" }),
-      pairs(["error", "step", "result"]), fc.boolean(), fc.constantFrom("/device", "/device/enrol", "/device/inbox")),
+      pairs(["error", "step", "result"]), fc.boolean(), fc.constantFrom("/handset", "/handset/enrol", "/handset/inbox")),
     async ([path, suffix, form, headers, query, post, page]) => {
       const h = { ...headers };
       if (h.origin === "real") h.origin = base;

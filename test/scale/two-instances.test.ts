@@ -126,13 +126,13 @@ async function enrolHandset(base: string, sub: Sub) {
     method: "POST", redirect: "manual", body: new URLSearchParams(fields),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: issuer, ...(cookie ? { cookie } : {}) },
   });
-  const start = await post("/device/enrol/start", { msisdn: `+${sub.msisdn}` });
+  const start = await post("/handset/enrol/start", { msisdn: `+${sub.msisdn}` });
   const enrolCookie = start.headers.get("set-cookie")!.split(";")[0]!;
   const message = await db.message.findFirst({ where: { msisdn: sub.msisdn }, orderBy: { createdAt: "desc" } });
   const code = /\b(\d{6})\b/.exec(message!.body)![1]!;
-  const ok = await post("/device/enrol/confirm", { code, name: "Scale phone" }, enrolCookie);
+  const ok = await post("/handset/enrol/confirm", { code, name: "Scale phone" }, enrolCookie);
   const cookie = ok.headers.getSetCookie().find((c) => c.startsWith("op_device="))!.split(";")[0]!;
-  return { cookie, answer: (base2: string, id: string, check: string) => fetch(`${base2}/device/requests/${id}`, {
+  return { cookie, answer: (base2: string, id: string, check: string) => fetch(`${base2}/handset/requests/${id}`, {
     method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve", check }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: issuer, cookie },
   }) };
@@ -140,7 +140,7 @@ async function enrolHandset(base: string, sub: Sub) {
 
 /** Reads one Server-Sent Events stream until an `event: requests` listing `id` arrives; resolves the time it took. */
 async function sseSees(base: string, cookie: string, id: string, ac: AbortController): Promise<void> {
-  const res = await fetch(`${base}/device/events`, { headers: { cookie }, signal: ac.signal });
+  const res = await fetch(`${base}/handset/events`, { headers: { cookie }, signal: ac.signal });
   const reader = res.body!.getReader();
   let text = "";
   for (;;) {

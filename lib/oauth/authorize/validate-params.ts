@@ -32,7 +32,9 @@
  */
 import type { RegisteredClient } from "../../clients/get-client";
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
-import { InvalidRequest, InvalidScope, RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported, UnsupportedResponseType } from "../errors";
+import {
+  InvalidRequest, InvalidScope, RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported, UnsupportedResponseType,
+} from "../errors";
 import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
 import { parseLoginHint } from "../hints/parse-login-hint";
 import { knownParams, type RawParams } from "./collect-params";

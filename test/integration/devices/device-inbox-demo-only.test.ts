@@ -50,7 +50,7 @@ describe("a server without demo data (as on PostgreSQL)", () => {
   afterAll(() => server?.stop());
 
   it("has no device inbox page", async () => {
-    const res = await fetch(`${server.baseUrl}/device/inbox?msisdn=447700900000`);
+    const res = await fetch(`${server.baseUrl}/handset/inbox?msisdn=447700900000`);
     expect(res.status).toBe(404);
   });
 });

@@ -144,7 +144,7 @@ describe("a server of its own: periodic purge, enrolment code limits", () => {
     expect((await counts()).auditEvents).toBeGreaterThanOrEqual(audit);
   });
 
-  const enrol = (msisdn: string, ip: string) => fetch(`${server!.baseUrl}/device/enrol/start`, {
+  const enrol = (msisdn: string, ip: string) => fetch(`${server!.baseUrl}/handset/enrol/start`, {
     method: "POST", redirect: "manual", body: new URLSearchParams({ msisdn }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: server!.baseUrl, "x-forwarded-for": ip },
   });

@@ -78,7 +78,7 @@ async function pendingOnHandset(authorizationRequestId: string) {
 }
 
 function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string, check?: string) {
-  return fetch(`${baseUrl}/device/requests/${id}`, {
+  return fetch(`${baseUrl}/handset/requests/${id}`, {
     method: "POST", redirect: "manual",
     body: new URLSearchParams({ decision, ...(pin ? { pin } : {}), ...(check ? { check } : {}) }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
@@ -151,7 +151,7 @@ describe("approve on your phone instead of the one-time code", () => {
     const checkCode = checkCodeOn(waiting);
     expect(checkCode).toBe(request.checkCode);
     expect(waiting).toMatch(new RegExp(`http-equiv="refresh" content="1;url=/interaction/${laptop.id}/phone"`));
-    const handset = await (await fetch(`${baseUrl}/device`, { headers: { cookie: phone } })).text();
+    const handset = await (await fetch(`${baseUrl}/handset`, { headers: { cookie: phone } })).text();
     expect(handset).toContain("PhoneShop");
     expect(handset).toContain('name="check"');
     expect(handset).not.toContain(`>${checkCode}<`);
@@ -210,7 +210,7 @@ describe("approve on your phone instead of the one-time code", () => {
     expect(await laptop.page()).toContain("OWL-55");
     const request = await pendingOnHandset(laptop.id);
     expect(request).toMatchObject({ bindingMessage: "OWL-55", context: "Pay 9.99 EUR" });
-    const handset = await (await fetch(`${baseUrl}/device`, { headers: { cookie: phone } })).text();
+    const handset = await (await fetch(`${baseUrl}/handset`, { headers: { cookie: phone } })).text();
     expect(handset).toContain("OWL-55");
     expect(handset).toContain("Pay 9.99 EUR");
     expect(result(await answer(request.id, phone, "reject"))).toBe("rejected");

@@ -28,7 +28,7 @@ function post(path: string, fields: Record<string, string>, cookie = "") {
 }
 
 function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string, check?: string) {
-  return post(`/device/requests/${id}`,
+  return post(`/handset/requests/${id}`,
     { decision, ...(pin !== undefined ? { pin } : {}), ...(check !== undefined ? { check } : {}) }, cookie);
 }
 
@@ -40,17 +40,17 @@ function resultOf(res: Response) {
 describe("handset enrolment", () => {
   it("registers a phone with the code sent to the number, then shows its (empty) request list", async () => {
     const s = await createTestSubscriber();
-    const start = await post("/device/enrol/start", { msisdn: `+${s.msisdn}` });
+    const start = await post("/handset/enrol/start", { msisdn: `+${s.msisdn}` });
     expect(start.status).toBe(303);
     const enrolCookie = start.headers.get("set-cookie")!.split(";")[0]!;
     expect(enrolCookie).toMatch(/^op_device_enrol=[A-Za-z0-9_-]{22}$/);
     const message = await db.message.findFirst({ where: { msisdn: s.msisdn }, orderBy: { createdAt: "desc" } });
     const code = /\b(\d{6})\b/.exec(message!.body)![1]!;
 
-    const wrong = await post("/device/enrol/confirm", { code: code === "000000" ? "111111" : "000000" }, enrolCookie);
+    const wrong = await post("/handset/enrol/confirm", { code: code === "000000" ? "111111" : "000000" }, enrolCookie);
     expect(wrong.headers.get("location")).toContain("error=code_invalid");
-    const ok = await post("/device/enrol/confirm", { code, name: "Alice's phone" }, enrolCookie);
-    expect(ok.headers.get("location")).toBe(`${baseUrl}/device?result=enrolled`);
+    const ok = await post("/handset/enrol/confirm", { code, name: "Alice's phone" }, enrolCookie);
+    expect(ok.headers.get("location")).toBe(`${baseUrl}/handset?result=enrolled`);
     const setCookie = ok.headers.getSetCookie().find((c) => c.startsWith("op_device="))!;
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
@@ -58,20 +58,20 @@ describe("handset enrolment", () => {
     const device = await db.device.findUniqueOrThrow({ where: { secretHash: sha256(deviceCookie.slice("op_device=".length)) } });
     expect(device).toMatchObject({ subscriberId: s.id, name: "Alice's phone", revokedAt: null });
 
-    const again = await post("/device/enrol/confirm", { code }, enrolCookie);
+    const again = await post("/handset/enrol/confirm", { code }, enrolCookie);
     expect(again.headers.get("location")).toContain("error=code_expired");
-    const page = await fetch(`${baseUrl}/device`, { headers: { cookie: deviceCookie } });
+    const page = await fetch(`${baseUrl}/handset`, { headers: { cookie: deviceCookie } });
     expect(await page.text()).toContain("No requests waiting.");
-    const stranger = await fetch(`${baseUrl}/device`);
+    const stranger = await fetch(`${baseUrl}/handset`);
     expect(await stranger.text()).toContain("not registered");
   });
 
   it("sends nothing to an unknown number and accepts no code for it", async () => {
     const msisdn = `4479${String(Date.now()).slice(-8)}`;
-    const start = await post("/device/enrol/start", { msisdn });
+    const start = await post("/handset/enrol/start", { msisdn });
     expect(start.status).toBe(303);
     expect(await db.message.count({ where: { msisdn } })).toBe(0);
-    const bad = await post("/device/enrol/start", { msisdn: "12" });
+    const bad = await post("/handset/enrol/start", { msisdn: "12" });
     expect(bad.headers.get("location")).toContain("error=msisdn_invalid");
   });
 });
@@ -126,7 +126,7 @@ describe("prompt=mobile answered on the handset", () => {
       binding_message: "BLUE-42", client_name: client.name });
     const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
-    const page = await (await fetch(`${baseUrl}/device`, { headers: { cookie } })).text();
+    const page = await (await fetch(`${baseUrl}/handset`, { headers: { cookie } })).text();
     expect(page).toContain("PayShop");
     expect(page).toContain("Pay 12.00 GBP to PayShop");
     expect(page).toContain("BLUE-42");
@@ -152,7 +152,7 @@ describe("prompt=mobile answered on the handset", () => {
     const q = mobileRequest(client, s, { acr_values: "3" });
     const { pending, checkCode } = await authorizeMobile(q);
     const request = await pendingOnHandset(s);
-    expect(await (await fetch(`${baseUrl}/device`, { headers: { cookie } })).text()).toContain('name="pin"');
+    expect(await (await fetch(`${baseUrl}/handset`, { headers: { cookie } })).text()).toContain('name="pin"');
     expect(resultOf(await answer(request.id, cookie, "approve", "8642"))).toBe("check_missing");
     expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("pin_missing");
     expect(resultOf(await answer(request.id, cookie, "approve", "0000", checkCode))).toBe("pin_invalid");
@@ -250,11 +250,11 @@ describe("prompt=mobile answered on the handset", () => {
     const client = await createTestClient();
     const s = await createTestSubscriber();
     const cookie = await enrolledDevice(s);
-    expect((await fetch(`${baseUrl}/device/events`)).status).toBe(401);
+    expect((await fetch(`${baseUrl}/handset/events`)).status).toBe(401);
     const { pending } = await authorizeMobile(mobileRequest(client, s));
     const request = await pendingOnHandset(s);
     const controller = new AbortController();
-    const res = await fetch(`${baseUrl}/device/events`, { headers: { cookie }, signal: controller.signal });
+    const res = await fetch(`${baseUrl}/handset/events`, { headers: { cookie }, signal: controller.signal });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const reader = res.body!.getReader();
     let text = "";

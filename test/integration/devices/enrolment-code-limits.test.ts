@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 90_000 });
 describe("one-time codes", () => {
   it("handset enrolment: the same requester limits; the 429 page says when, with no form", async () => {
     const s = await createTestSubscriber();
-    const enrol = (ip: string) => fetch(`${h.baseUrl}/device/enrol/start`, {
+    const enrol = (ip: string) => fetch(`${h.baseUrl}/handset/enrol/start`, {
       method: "POST", redirect: "manual", body: new URLSearchParams({ msisdn: s.msisdn }),
       headers: { "content-type": "application/x-www-form-urlencoded", origin: h.baseUrl, "x-forwarded-for": ip },
     });

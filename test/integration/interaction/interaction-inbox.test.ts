@@ -5,17 +5,17 @@ const baseUrl = inject("baseUrl");
 
 describe("device inbox", () => {
   it("answers without JavaScript, with a reload link, and never caches", async () => {
-    const res = await fetch(`${baseUrl}/device/inbox?msisdn=%2B44%207700%20900000`);
+    const res = await fetch(`${baseUrl}/handset/inbox?msisdn=%2B44%207700%20900000`);
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('href="/device/inbox?msisdn=447700900000"');
+    expect(html).toContain('href="/handset/inbox?msisdn=447700900000"');
     // No timed refresh: WCAG 2.2.1 (timing adjustable) — the reader reloads with the link.
     expect(html).not.toMatch(/http-equiv="refresh"/i);
     expect(res.headers.get("cache-control")).toMatch(/no-store/);
   });
 
   it("ignores a malformed number instead of failing", async () => {
-    const res = await fetch(`${baseUrl}/device/inbox?msisdn=%3Cscript%3E`);
+    const res = await fetch(`${baseUrl}/handset/inbox?msisdn=%3Cscript%3E`);
     expect(res.status).toBe(200);
     expect(await res.text()).not.toContain("<script>alert");
   });
@@ -29,7 +29,7 @@ describe("with MESSAGING_CHANNEL=log (a production-like configuration)", () => {
   afterAll(() => server?.stop());
 
   it("the device inbox page does not exist", async () => {
-    const res = await fetch(`${server.baseUrl}/device/inbox?msisdn=447700900000`);
+    const res = await fetch(`${server.baseUrl}/handset/inbox?msisdn=447700900000`);
     expect(res.status).toBe(404);
   });
 });

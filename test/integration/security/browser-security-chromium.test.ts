@@ -119,9 +119,9 @@ describe("in Chromium", () => {
       `${baseUrl}/logout?${new URLSearchParams({ state: PAYLOAD, post_logout_redirect_uri: PAYLOAD, client_id: PAYLOAD })}`,
       `${baseUrl}/interaction/${encodeURIComponent(PAYLOAD)}?e=${encodeURIComponent(PAYLOAD)}`,
       `${baseUrl}/authorize/wait/${encodeURIComponent(PAYLOAD)}`,
-      `${baseUrl}/device?result=${encodeURIComponent(PAYLOAD)}`,
-      `${baseUrl}/device/enrol?error=${encodeURIComponent(PAYLOAD)}&step=${encodeURIComponent(PAYLOAD)}`,
-      `${baseUrl}/device/inbox?msisdn=${encodeURIComponent(PAYLOAD)}`,
+      `${baseUrl}/handset?result=${encodeURIComponent(PAYLOAD)}`,
+      `${baseUrl}/handset/enrol?error=${encodeURIComponent(PAYLOAD)}&step=${encodeURIComponent(PAYLOAD)}`,
+      `${baseUrl}/handset/inbox?msisdn=${encodeURIComponent(PAYLOAD)}`,
     ];
     for (const url of urls) {
       const res = await page.goto(url);

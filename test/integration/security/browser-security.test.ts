@@ -40,7 +40,7 @@ async function expectPagePolicy(res: Response): Promise<{ nonce: string; html: s
 describe("security headers of rendered pages", () => {
   it("every page has a nonce CSP, a fresh nonce per response, and the anti-framing/referrer/nosniff headers", async () => {
     const nonces = new Set<string>();
-    for (const path of ["/", "/docs", "/policy", "/terms", "/device", "/device/enrol", "/device/inbox", "/playground",
+    for (const path of ["/", "/docs", "/policy", "/terms", "/handset", "/handset/enrol", "/handset/inbox", "/playground",
       "/no-such-page"]) {
       const res = await fetch(`${baseUrl}${path}`, { redirect: "manual" });
       expect(res.status, path).toBeLessThan(500);
@@ -207,7 +207,7 @@ describe("over HTTPS (issuer https://…, TLS terminated in front)", () => {
   });
 
   it("device cookies get the same prefix and flags", async () => {
-    const res = await fetch(`${server.baseUrl}/device/enrol/start`, {
+    const res = await fetch(`${server.baseUrl}/handset/enrol/start`, {
       method: "POST", redirect: "manual", body: "msisdn=447700900123",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://op.example.test" },
     });

@@ -212,7 +212,7 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
   }
   let check = "";
   const answer = async (id: string, cookie: string, pin: string) => {
-    const res = await fetch(`${baseUrl}/device/requests/${id}`, {
+    const res = await fetch(`${baseUrl}/handset/requests/${id}`, {
       method: "POST", redirect: "manual", body: new URLSearchParams({ decision: "approve", pin, check }),
       headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
     });
@@ -267,7 +267,7 @@ describe("PIN attempts under parallel answers on the handset (level 3)", () => {
 
 describe("handset enrolment code attempts under parallel submissions", () => {
   const enrol = async (cookie: string, code: string) => {
-    const res = await fetch(`${baseUrl}/device/enrol/confirm`, {
+    const res = await fetch(`${baseUrl}/handset/enrol/confirm`, {
       method: "POST", redirect: "manual", body: new URLSearchParams({ code, name: "Race phone" }),
       headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
     });
@@ -276,7 +276,7 @@ describe("handset enrolment code attempts under parallel submissions", () => {
     return location.searchParams.get("error") ?? location.searchParams.get("result");
   };
   const startEnrolment = async (s: Subscriber) => {
-    const res = await fetch(`${baseUrl}/device/enrol/start`, {
+    const res = await fetch(`${baseUrl}/handset/enrol/start`, {
       method: "POST", redirect: "manual", body: new URLSearchParams({ msisdn: s.msisdn }),
       headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl },
     });

@@ -11,7 +11,7 @@ import { authorizeMobile, enrolledDevice, pendingOnHandset } from "../../support
 let check = "";
 
 async function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string) {
-  const res = await fetch(`${baseUrl}/device/requests/${id}`, {
+  const res = await fetch(`${baseUrl}/handset/requests/${id}`, {
     method: "POST", redirect: "manual",
     body: new URLSearchParams({ decision, check, ...(pin !== undefined ? { pin } : {}) }),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },

@@ -22,13 +22,13 @@ async function pendingFor(authorizationRequestId: string) {
 const idOf = (waitUrl: string) => waitUrl.split("/").pop()!;
 
 function answer(id: string, cookie: string, fields: Record<string, string>) {
-  return fetch(`${baseUrl}/device/requests/${id}`, {
+  return fetch(`${baseUrl}/handset/requests/${id}`, {
     method: "POST", redirect: "manual", body: new URLSearchParams(fields),
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, cookie },
   });
 }
 const resultOf = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("result");
-const handsetPage = async (cookie: string) => (await fetch(`${baseUrl}/device`, { headers: { cookie } })).text();
+const handsetPage = async (cookie: string) => (await fetch(`${baseUrl}/handset`, { headers: { cookie } })).text();
 const otherDigits = (code: string) => String(((Number(code) - 10 + 1) % 90) + 10);
 
 describe("push bombing: one tap is never enough (number matching)", () => {

@@ -15,8 +15,8 @@ const ERRORS: Record<string, string> = {
 };
 
 /**
- * GET /device/enrol: registers this handset as the subscriber's authorization device. Step 1 the
- * number (a code is sent through the messaging channel, readable in /device/inbox locally); step 2
+ * GET /handset/enrol: registers this handset as the subscriber's authorization device. Step 1 the
+ * number (a code is sent through the messaging channel, readable in /handset/inbox locally); step 2
  * the code and a name for the phone. Plain forms, no script.
  */
 export default async function EnrolPage({ searchParams }: Props) {
@@ -30,7 +30,7 @@ export default async function EnrolPage({ searchParams }: Props) {
       <p className="mb-3 text-sm text-slate-600">Approve sign-ins and payments on this phone.</p>
       {error && <p role="alert" className="mb-3 rounded bg-red-100 p-2 text-sm">{error}</p>}
       {codeStep ? (
-        <form method="post" action={servicePath("/device/enrol/confirm")} className="space-y-3">
+        <form method="post" action={servicePath("/handset/enrol/confirm")} className="space-y-3">
           <label className="block text-sm">Code
             <input name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={12} className={field} />
           </label>
@@ -40,7 +40,7 @@ export default async function EnrolPage({ searchParams }: Props) {
           <button type="submit" className="rounded bg-slate-800 px-3 py-1.5 text-white">Register</button>
         </form>
       ) : (
-        <form method="post" action={servicePath("/device/enrol/start")} className="space-y-3">
+        <form method="post" action={servicePath("/handset/enrol/start")} className="space-y-3">
           <label className="block text-sm">Mobile number
             <input name="msisdn" type="tel" required maxLength={40} className={field} />
           </label>

@@ -28,7 +28,7 @@ const RESULTS: Record<string, string> = {
   removed: "This phone was removed. It no longer receives requests; register it again to approve on it.",
 };
 
-// Reloads the page when the set of pending requests changes (SSE from /device/events); stops once a
+// Reloads the page when the set of pending requests changes (SSE from /handset/events); stops once a
 // form is submitted, so the reload cannot cancel the answer's own navigation (and its result message).
 /** Times on the handset: hours and minutes in UTC (the server does not know the phone's time zone). */
 const clock = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
@@ -49,13 +49,13 @@ document.addEventListener("submit",function(){es.close();});})();`;
  * the request came from and when it expires, and the client's context and binding message (marked
  * unverified unless the client authenticated); Approve needs the number shown on the consumption
  * device (number matching) and, at level 3, the PIN; Reject. Live via Server-Sent Events; without script it
- * refreshes itself every 5 s. "Remove this phone" revokes the handset (POST /device/remove).
+ * refreshes itself every 5 s. "Remove this phone" revokes the handset (POST /handset/remove).
  */
 export default async function DevicePage({ searchParams }: Props) {
   const query = await searchParams;
   const h = await headers();
   const cookieHeader = h.get("cookie");
-  const device = await loadOrUnavailable(() => findDevice({ cookieHeader }), "/device");
+  const device = await loadOrUnavailable(() => findDevice({ cookieHeader }), "/handset");
   const result = typeof query.result === "string" ? RESULTS[query.result] : undefined;
   if (!device) {
     return (
@@ -63,11 +63,11 @@ export default async function DevicePage({ searchParams }: Props) {
         <h1 className="text-xl font-semibold">Approvals</h1>
         {result && <p role="status" className="my-3 rounded bg-slate-200 p-2 text-sm">{result}</p>}
         <p className="my-3">This phone is not registered for approvals yet.</p>
-        <a className="rounded bg-slate-800 px-3 py-1.5 text-white" href={servicePath("/device/enrol")}>Register this phone</a>
+        <a className="rounded bg-slate-800 px-3 py-1.5 text-white" href={servicePath("/handset/enrol")}>Register this phone</a>
       </main>
     );
   }
-  const requests = await loadOrUnavailable(() => listDeviceRequests({ subscriberId: device.subscriberId }), "/device");
+  const requests = await loadOrUnavailable(() => listDeviceRequests({ subscriberId: device.subscriberId }), "/handset");
   const t = getMessages([]);
   return (
     <main className="mx-auto max-w-sm p-4" data-ids={requests.map((r) => r.id).join(",")}>
@@ -103,7 +103,7 @@ export default async function DevicePage({ searchParams }: Props) {
                   {r.bindingMessage && <p className="binding-message break-words">&ldquo;{r.bindingMessage}&rdquo;</p>}
                 </div>
               ))}
-              <form method="post" action={servicePath(`/device/requests/${r.id}`)} className="flex flex-wrap items-end gap-2">
+              <form method="post" action={servicePath(`/handset/requests/${r.id}`)} className="flex flex-wrap items-end gap-2">
                 <label className="w-full text-sm">Number shown on the screen where you are signing in
                   <input name="check" type="text" inputMode="numeric" autoComplete="off" maxLength={8} pattern="[0-9 ]*"
                     className="mt-1 block w-24 rounded border border-slate-300 px-2 py-1 text-lg tracking-widest" />
@@ -122,13 +122,13 @@ export default async function DevicePage({ searchParams }: Props) {
           ))}
         </ol>
       )}
-      <form method="post" action={servicePath("/device/remove")} className="mt-8 border-t border-slate-300 pt-4">
+      <form method="post" action={servicePath("/handset/remove")} className="mt-8 border-t border-slate-300 pt-4">
         <input type="hidden" name="confirm" value="remove" />
         <p className="mb-2 text-sm text-slate-600">Stop approving on this phone. You can register it again later.</p>
         <button type="submit" className="rounded border border-red-700 px-3 py-1.5 text-red-800">Remove this phone</button>
       </form>
       {/* the page's CSP allows only scripts carrying this request's nonce (proxy.ts) */}
-      <script nonce={h.get("x-nonce") ?? undefined} dangerouslySetInnerHTML={{ __html: live(servicePath("/device/events"), servicePath("/device")) }} />
+      <script nonce={h.get("x-nonce") ?? undefined} dangerouslySetInnerHTML={{ __html: live(servicePath("/handset/events"), servicePath("/handset")) }} />
     </main>
   );
 }

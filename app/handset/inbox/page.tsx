@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Device inbox", referrer: "no-referre
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * GET /device/inbox?msisdn=<digits>: the text messages the local messaging channel "delivered" to a
+ * GET /handset/inbox?msisdn=<digits>: the text messages the local messaging channel "delivered" to a
  * number, newest first, as the handset would show them. A demo page: 404 outside the local demo
  * (lib/messaging/device-inbox-allowed.ts) or with DEVICE_INBOX_ENABLED=false.
  * Plain HTML (works without JavaScript); a Reload link, no timed refresh (WCAG 2.2.1 Timing Adjustable).
@@ -28,7 +28,7 @@ export default async function DeviceInboxPage({ searchParams }: Props) {
     <main className="mx-auto max-w-sm p-4">
       <h1 className="text-xl font-semibold">{t.title}</h1>
       <p className="mb-3 text-sm text-slate-600">{t.note}</p>
-      <form method="get" action="/device/inbox" className="mb-4 flex items-end gap-2">
+      <form method="get" action="/handset/inbox" className="mb-4 flex items-end gap-2">
         <label className="flex-1 text-sm">
           {t.numberLabel}
           <input name="msisdn" type="tel" defaultValue={msisdn ?? ""} required maxLength={40}
@@ -50,7 +50,7 @@ export default async function DeviceInboxPage({ searchParams }: Props) {
               ))}
             </ol>
           )}
-          <p className="mt-3 text-sm"><a className="underline" href={`/device/inbox?msisdn=${msisdn}`}>{t.reload}</a></p>
+          <p className="mt-3 text-sm"><a className="underline" href={`/handset/inbox?msisdn=${msisdn}`}>{t.reload}</a></p>
         </section>
       )}
     </main>

@@ -1,6 +1,6 @@
 import { handleEnrolPost } from "@/lib/devices/handle-device-post";
 import { htmlRoute } from "@/lib/http/unavailable-page";
 
-// POST /device/enrol/confirm - check the code, register the handset (op_device cookie)
+// POST /handset/enrol/confirm - check the code, register the handset (op_device cookie)
 export const POST = htmlRoute((req: Request) => handleEnrolPost(req, "confirm"));
 export const dynamic = "force-dynamic";
