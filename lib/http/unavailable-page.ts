@@ -3,7 +3,7 @@ import { ifDatabaseUnavailable } from "./if-database-unavailable";
 import { RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 
 /** The screens a retry link may lead back to (same origin, no query: nothing reflected but a path). */
-const RETRY_PATH = /^\/(interaction|device)(\/[A-Za-z0-9_-]{1,64}){0,2}$/;
+const RETRY_PATH = /^\/(interaction|handset)(\/[A-Za-z0-9_-]{1,64}){0,2}$/;
 
 /**
  * The screens' answer while the database is unavailable: 503 with `Retry-After` (RFC 9110 §15.6.4)
