@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from "@prisma/client";
+import type { AuthorizationRequest } from "./authorization-request-row";
 import { db } from "../db";
 import { safeEqual } from "../crypto";
 import { browserIdHash } from "../sessions/browser-cookie";

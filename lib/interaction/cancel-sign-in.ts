@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { cancelAuthorizationRequest } from "../authorization-request/cancel-authorization-request";
 import { withdrawDeviceRequest } from "../out-of-band/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
@@ -7,10 +7,7 @@ import type { StepInput, StepResult } from "./step-result";
  * and the resume endpoint answers the relying party with access_denied (RFC 6749 §4.1.2.1).
  */
 export async function cancelSignIn({ request }: StepInput): Promise<StepResult> {
-  await db.authorizationRequest.updateMany({
-    where: { id: request.id, status: { in: ["pending", "authenticated"] } },
-    data: { status: "denied", otpHash: null },
-  });
+  await cancelAuthorizationRequest({ requestId: request.id });
   await withdrawDeviceRequest({ authorizationRequestId: request.id });
   return { to: "resume" };
 }

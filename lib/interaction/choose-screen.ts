@@ -1,6 +1,6 @@
-import { db } from "../db";
 import { findWaitingRequest } from "../out-of-band/find-waiting-request";
 import { maskMsisdn } from "../messaging/mask-msisdn";
+import { findSubscriberMsisdn } from "../subscribers/find-subscriber-msisdn";
 import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
 import { MAX_CODE_ATTEMPTS } from "./one-time-code";
@@ -54,6 +54,6 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
 
 async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {
   if (!subscriberId) return undefined;
-  const s = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { msisdn: true } });
-  return s ? maskMsisdn(s.msisdn) : undefined;
+  const msisdn = await findSubscriberMsisdn({ subscriberId });
+  return msisdn !== null ? maskMsisdn(msisdn) : undefined;
 }

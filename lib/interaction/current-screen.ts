@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from "@prisma/client";
+import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
 import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { chooseScreen, type Screen } from "./choose-screen";

@@ -1,11 +1,12 @@
-import { db } from "../db";
+import { storeSignInCode } from "../authorization-request/store-sign-in-code";
 import { getMessages } from "../i18n/get-messages";
 import { getMessagingChannel } from "../messaging/messaging-channel";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { limitCodeSends } from "../security/limit-code-sends";
+import type { SignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { hashOneTimeCode, newOneTimeCode } from "./one-time-code";
 
-type Recipient = { id: string; msisdn: string; status: string } | null;
+type Recipient = SignInRecipient | null;
 
 export type IssueResult = { issued: true } | { issued: false; retryAfter?: number };
 
@@ -29,14 +30,10 @@ export async function issueSignInCode({ requestId, params, recipient, target, re
   if (!verdict.allowed) return { issued: false, retryAfter: verdict.retryAfter };
   const active = recipient?.status === "active" ? recipient : null;
   const code = newOneTimeCode();
-  const { count } = await db.authorizationRequest.updateMany({
-    where: { id: requestId, status: "pending" },
-    data: {
-      otpHash: hashOneTimeCode({ requestId, code }), otpSentAt: new Date(), otpAttempts: 0,
-      subscriberId: active?.id ?? null, pinVerified: false,
-    },
+  const stored = await storeSignInCode({
+    requestId, otpHash: hashOneTimeCode({ requestId, code }), subscriberId: active?.id ?? null,
   });
-  if (count === 0) return { issued: false };
+  if (!stored) return { issued: false };
   if (active) {
     const body = getMessages(params.uiLocales).sms.code(params.clientName, code);
     await getMessagingChannel().send({ msisdn: active.msisdn, body });

@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from "@prisma/client";
+import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
 import type { LoadedAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import { isOpenStatus } from "../authorization-request/open-statuses";
 import { browserIdHash } from "../sessions/browser-cookie";

@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { findSignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { issueSignInCode } from "./issue-sign-in-code";
 import type { StepInput, StepResult } from "./step-result";
 
@@ -11,7 +11,7 @@ export async function resendSignInCode({ request, params, ip }: StepInput): Prom
   if (request.status !== "pending") return { to: "interaction" };
   if (!request.otpSentAt) return { to: "interaction", step: "msisdn" };
   const recipient = request.subscriberId
-    ? await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: { id: true, msisdn: true, status: true } })
+    ? await findSignInRecipient({ id: request.subscriberId })
     : null;
   const result = await issueSignInCode({
     requestId: request.id, params, recipient, target: recipient?.msisdn ?? request.id, resend: true, ip,

@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { resetSignIn } from "../authorization-request/reset-sign-in";
 import { withdrawDeviceRequest } from "../out-of-band/withdraw-device-request";
 import type { StepInput, StepResult } from "./step-result";
 
@@ -9,10 +9,7 @@ import type { StepInput, StepResult } from "./step-result";
 export async function restartSignIn({ request, params }: StepInput): Promise<StepResult> {
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
   if (request.status === "pending" && !hinted) {
-    await db.authorizationRequest.updateMany({
-      where: { id: request.id, status: "pending" },
-      data: { otpHash: null, otpSentAt: null, otpAttempts: 0, subscriberId: null, pinVerified: false },
-    });
+    await resetSignIn({ requestId: request.id });
     await withdrawDeviceRequest({ authorizationRequestId: request.id });
   }
   return { to: "interaction", step: "msisdn" };

@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { authenticateWithSession, signInAs } from "../authorization-request/choose-account";
 import { sessionSatisfies } from "../oauth/authorize/choose-session";
 import { listAccounts } from "./list-accounts";
 import type { StepInput, StepResult } from "./step-result";
@@ -16,15 +16,10 @@ export async function selectAccount({ request, params, browserId, form }: StepIn
   const account = (await listAccounts({ browserId })).find((a) => a.session.id === choice);
   if (!account) return { to: "interaction" };
   const { id: sessionId, subscriberId } = account.session;
-  const where = { id: request.id, status: "pending" };
   if (sessionSatisfies(account.session, params, request)) {
-    await db.authorizationRequest.updateMany({
-      where, data: { status: "authenticated", sessionId, subscriberId, otpHash: null },
-    });
+    await authenticateWithSession({ requestId: request.id, sessionId, subscriberId });
     return { to: "resume" };
   }
-  await db.authorizationRequest.updateMany({
-    where, data: { subscriberId, otpHash: null, otpSentAt: null, otpAttempts: 0 },
-  });
+  await signInAs({ requestId: request.id, subscriberId });
   return { to: "interaction", error: "session_unusable", step: "msisdn" };
 }

@@ -1,9 +1,7 @@
-import { db } from "../db";
+import { findSignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { issueSignInCode } from "./issue-sign-in-code";
 import { normaliseMsisdn } from "./normalise-msisdn";
 import type { StepInput, StepResult } from "./step-result";
-
-const RECIPIENT = { id: true, msisdn: true, status: true } as const;
 
 /**
  * POST /interaction/{id}/msisdn: the subscriber is the one the request names (login_hint,
@@ -16,18 +14,18 @@ export async function startSignIn({ request, params, form, ip, browserId }: Step
   let recipient;
   let target: string;
   if (params.hintedSubscriberId) {
-    recipient = await db.subscriber.findUnique({ where: { id: params.hintedSubscriberId }, select: RECIPIENT });
+    recipient = await findSignInRecipient({ id: params.hintedSubscriberId });
     target = recipient?.msisdn ?? params.hintedSubscriberId;
   } else if (params.hintedMsisdn) {
-    recipient = await db.subscriber.findUnique({ where: { msisdn: params.hintedMsisdn }, select: RECIPIENT });
+    recipient = await findSignInRecipient({ msisdn: params.hintedMsisdn });
     target = params.hintedMsisdn;
   } else if (request.subscriberId) {
-    recipient = await db.subscriber.findUnique({ where: { id: request.subscriberId }, select: RECIPIENT });
+    recipient = await findSignInRecipient({ id: request.subscriberId });
     target = recipient?.msisdn ?? request.subscriberId;
   } else {
     const msisdn = normaliseMsisdn(form.get("msisdn"));
     if (!msisdn) return { to: "interaction", error: "msisdn_invalid", step: "msisdn" };
-    recipient = await db.subscriber.findUnique({ where: { msisdn }, select: RECIPIENT });
+    recipient = await findSignInRecipient({ msisdn });
     target = msisdn;
   }
   const result = await issueSignInCode({ requestId: request.id, params, recipient, target, ip, browserId });

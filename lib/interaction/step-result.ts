@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from "@prisma/client";
+import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 
 /** Messages the screens can show after a step (`?e=<code>`; the text comes from the dictionary). */

@@ -1,9 +1,10 @@
-import type { AuthorizationRequest } from "@prisma/client";
-import { db } from "../db";
+import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
+import { findSignInCodeState } from "../authorization-request/find-sign-in-code-state";
+import { reserveCodeAttempt } from "../authorization-request/reserve-code-attempt";
 import { safeEqual, verifySecret } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { checkPin, DUMMY_PIN_HASH, PIN_FAILURES_CLEARED } from "../security/check-pin";
-import { reserveAttempt } from "../security/reserve-attempt";
+import { findSubscriber } from "../subscribers/find-subscriber";
 import { completeSignIn } from "./complete-sign-in";
 import { hashOneTimeCode, isOneTimeCodeExpired, MAX_CODE_ATTEMPTS } from "./one-time-code";
 import type { InteractionErrorCode, StepInput, StepResult } from "./step-result";
@@ -30,11 +31,13 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   const pin = form.get("pin") ?? "";
   if (params.acr === "3" && !pin) return { to: "interaction", error: "pin_missing" };
 
-  const attempt = await reserveCodeAttempt(request);
+  const attempt = await reserveCodeAttempt({
+    requestId: request.id, otpHash: request.otpHash, maxAttempts: MAX_CODE_ATTEMPTS,
+  });
   if (attempt === null) return refused(request);
   const codeOk = safeEqual(hashOneTimeCode({ requestId: request.id, code: code.slice(0, 32) }), request.otpHash);
   const found = codeOk && request.subscriberId
-    ? await db.subscriber.findUnique({ where: { id: request.subscriberId } })
+    ? await findSubscriber({ id: request.subscriberId })
     : null;
   const subscriber = found?.status === "active" ? found : null;
   if (!subscriber) {
@@ -51,23 +54,9 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   return completeSignIn({ ...input, subscriber: { ...subscriber, ...PIN_FAILURES_CLEARED } });
 }
 
-/**
- * Takes one of the code's attempts (a conditional increment, while the request is pending with the
- * same code and attempts are left) and returns its number, 1 to MAX_CODE_ATTEMPTS; null when none is left.
- */
-async function reserveCodeAttempt(request: AuthorizationRequest): Promise<number | null> {
-  const row = await reserveAttempt(() => db.authorizationRequest.update({
-    where: { id: request.id, status: "pending", otpHash: request.otpHash, otpAttempts: { lt: MAX_CODE_ATTEMPTS } },
-    data: { otpAttempts: { increment: 1 } }, select: { otpAttempts: true },
-  }));
-  return row?.otpAttempts ?? null;
-}
-
 /** A submission that got no attempt: the code is burnt, or a parallel submission signed in or a new code was sent. */
 async function refused(request: AuthorizationRequest): Promise<StepResult> {
-  const current = await db.authorizationRequest.findUnique({
-    where: { id: request.id }, select: { status: true, otpHash: true },
-  });
+  const current = await findSignInCodeState({ requestId: request.id });
   const burnt = current?.status === "pending" && current.otpHash === request.otpHash;
   return burnt ? { to: "interaction", error: "code_burnt" } : { to: "interaction" };
 }

@@ -3,13 +3,21 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The persistence boundary (issue 16, move 7; docs/architecture.md): the protocol code in lib/oauth
- * reaches the database only through the domain modules (lib/tokens, lib/sessions, lib/subjects,
- * lib/subscribers, ...), never through Prisma (`lib/db`, `@prisma/client`) or the hot-path store
- * (`lib/store`), not even for a type. Tests are exempt: they may set up and count statements.
+ * The persistence boundary (issue 16, move 7; docs/architecture.md): the flow layers (the protocol code
+ * in lib/oauth, the sign-in screens' steps in lib/interaction, lib/http, the route handlers and pages in
+ * app/, the lean server in server/, the React components) reach the database only through the domain
+ * modules (lib/tokens, lib/sessions, lib/authorization-request, lib/subscribers, lib/grants, ...), never
+ * through Prisma (`lib/db`, `@prisma/client`) or the hot-path store (`lib/store`), not even for a type:
+ * row types are named through the domain modules (lib/subscribers/subscriber-row.ts,
+ * lib/tokens/token-rows.ts, lib/authorization-request/authorization-request-row.ts). Tests are exempt:
+ * they may set up and count statements.
  */
 const root = path.resolve(__dirname, "../..");
 const OAUTH = path.join(root, "lib/oauth");
+/** Each flow layer, with the least number of source files it holds (so a moved folder does not pass empty). */
+const FLOW_LAYERS: [string, number][] = [
+  ["lib/oauth", 20], ["lib/interaction", 20], ["lib/http", 10], ["app", 20], ["server", 5], ["components", 5],
+];
 
 /** Every module specifier of a file: static and type imports, re-exports, dynamic import() and require(). */
 function moduleSpecifiers(source: string): string[] {
@@ -57,9 +65,16 @@ describe("persistence boundary", () => {
     }
   });
 
-  it("no file under lib/oauth imports lib/db, lib/store or @prisma/client", () => {
-    const files = sourceFiles(OAUTH);
-    expect(files.length).toBeGreaterThan(20);
+  it("recognises them from server/ and app/ too", () => {
+    expect(isPersistence("../lib/db", path.join(root, "server/main.ts"))).toBe(true);
+    expect(isPersistence("../lib/store/get-hot-store", path.join(root, "server/routes.ts"))).toBe(true);
+    expect(isPersistence("../../../lib/db", path.join(root, "app/api/health/route.ts"))).toBe(true);
+    expect(isPersistence("../lib/log", path.join(root, "server/main.ts"))).toBe(false);
+  });
+
+  it.each(FLOW_LAYERS)("no file under %s imports lib/db, lib/store or @prisma/client", (layer, least) => {
+    const files = sourceFiles(path.join(root, layer));
+    expect(files.length).toBeGreaterThan(least);
     const violations = files.flatMap((file) => moduleSpecifiers(readFileSync(file, "utf8"))
       .filter((s) => isPersistence(s, file))
       .map((s) => `${path.relative(root, file)} imports ${s}`));
