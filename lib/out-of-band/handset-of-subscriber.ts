@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { findSubscriberMsisdn } from "../subscribers/find-subscriber-msisdn";
 
 /**
  * Where a handset request for a known subscriber id goes: the subscriber's number (the limits' key)
@@ -7,9 +8,9 @@ import { db } from "../db";
  */
 export async function handsetOfSubscriber({ subscriberId }: { subscriberId: string | null }):
   Promise<{ msisdn: string | null; deliverable: boolean }> {
-  const subscriber = await db.subscriber.findUnique({ where: { id: subscriberId ?? "" }, select: { msisdn: true } });
+  const msisdn = await findSubscriberMsisdn({ subscriberId: subscriberId ?? "" });
   const device = await db.device.findFirst({
-    where: { subscriberId: subscriber ? subscriberId! : "", revokedAt: null }, select: { id: true },
+    where: { subscriberId: msisdn !== null ? subscriberId! : "", revokedAt: null }, select: { id: true },
   });
-  return { msisdn: subscriber?.msisdn ?? null, deliverable: device !== null };
+  return { msisdn, deliverable: device !== null };
 }
