@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { escapeHtml } from "@/lib/http/html";
+import { escapeHtml, htmlDocument } from "@/lib/http/html";
 import { issuerBase } from "@/lib/http/issuer-base";
 import { movedPath } from "@/lib/http/moved-path";
 import { hstsHeaders, MAX_URL_BYTES, pageCsp } from "@/lib/http/security-headers";
@@ -42,8 +42,7 @@ function permanentRedirect(path: string): Response {
 
 function uriTooLong(): Response {
   const text = "The request address is too long.";
-  return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(text)}</title>`
-    + `</head><body><h1>${escapeHtml(text)}</h1></body></html>`, {
+  return new Response(htmlDocument({ title: text, body: `<h1>${escapeHtml(text)}</h1>` }), {
     status: 414,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
       "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "X-Content-Type-Options": "nosniff" },
