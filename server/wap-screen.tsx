@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { DisplayFrame } from "../components/display/display-frame";
 import { ScreenStep } from "../components/interaction/screen-step";
+import { FailureStep } from "../components/interaction/failure-step";
+import { failureContext } from "../lib/interaction/failure-context";
 import { readStepNotice } from "../lib/interaction/read-step-notice";
 import { escapeHtml, htmlDocument } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
@@ -16,18 +18,20 @@ import { readBrowserId } from "../lib/sessions/browser-cookie";
  * shell: no script at all (its React runtime alone is >100 KB), no stylesheet, a few KB in all. The
  * forms post to the same /interaction/{id}/<step> route handlers as every other display.
  *
- * `wapScreen` answers null for anything that is not a live WAP request (other displays, unknown or
- * foreign ids, finished requests, the database failing): Next.js then renders the page as usual
- * (its generic error page, its 503 handling).
+ * `wapScreen` answers null for anything that is not a WAP request (other displays, unknown ids, the
+ * database failing): Next.js then renders the page as usual (its failure page, its 503 handling). A
+ * WAP request that cannot continue here (expired, finished, denied, another browser's) gets the
+ * failure page without script, in the request's language.
  */
-export async function wapScreen({ id, cookie, query }: { id: string; cookie: string | null; query: URLSearchParams }):
-  Promise<{ html: string; headers: Record<string, string> } | null> {
+export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
+  id: string; cookie: string | null; query: URLSearchParams; acceptLanguage?: string | null;
+}): Promise<{ html: string; headers: Record<string, string> } | null> {
   if (!isRequestId(id)) return null;
   try {
     // One read of the row: it decides WAP or not, then the same choice as the React page (currentScreen).
     const current = await currentScreen({ id, browserId: readBrowserId(cookie),
       wantsNumber: query.get("step") === "msisdn", display: "wap" });
-    if (!current) return null;
+    if (!current) return await wapFailure(id, acceptLanguage);
     const { params: p, screen, csrf } = current;
     const t = getMessages(p.uiLocales);
     const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
@@ -47,4 +51,21 @@ export async function wapScreen({ id, cookie, query }: { id: string; cookie: str
   } catch {
     return null;
   }
+}
+
+/** The failure page of a stored display=wap request that cannot continue, or null for any other. */
+async function wapFailure(id: string, acceptLanguage: string | null) {
+  const ctx = await failureContext(id, acceptLanguage);
+  if (ctx.display !== "wap") return null;
+  const t = getMessages(ctx.languages);
+  const body = renderToStaticMarkup(
+    <DisplayFrame display="wap" t={t}>
+      {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
+    </DisplayFrame>,
+  );
+  const html = htmlDocument({ lang: t.lang, title: t.brand, body,
+    head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
+      + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(undefined))}">` });
+  return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),
+    ...hstsHeaders(), "Content-Type": "text/html; charset=utf-8" } };
 }

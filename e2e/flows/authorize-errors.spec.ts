@@ -1,3 +1,4 @@
+import { expectAccessible } from "../fixtures/a11y";
 import { expect, test } from "../fixtures/test";
 import { baseUrl } from "../fixtures/test-data";
 import { authorizeUrl, expectError, startAuthorization } from "../screens/authorize";
@@ -29,3 +30,18 @@ test("an unknown client or an unregistered redirect_uri shows an error page, nev
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   }
 });
+
+test("the unregistered redirect_uri page speaks the request's language in plain words, the code for the developer",
+  async ({ page, rp }) => {
+    const res = await page.goto(authorizeUrl({ ...rp, redirectUri: "https://evil.example/cb" }, { uiLocales: "fr" }).url);
+    expect(res?.status()).toBe(400);
+    expect(new URL(page.url()).origin).toBe(baseUrl());
+    await expect(page.locator("html")).toHaveAttribute("lang", "fr");
+    await expect(page.getByRole("heading", { level: 1, name: "Cette demande de connexion ne peut pas être traitée" }))
+      .toBeVisible();
+    await expect(page.getByText("Retournez dans l'application d'où vous venez et réessayez.")).toBeVisible();
+    const details = page.getByRole("region", { name: "Détails pour le développeur de l'application" });
+    await expect(details.getByText("Code d'erreur: invalid_request")).toBeVisible();
+    await expectAccessible(page, "authorize-error-fr");
+    await page.screenshot({ path: "test-results/screens/authorize-error-fr.png", fullPage: true });
+  });

@@ -37,17 +37,23 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * A small self-contained error page (every value escaped). Used where an error must not be sent to
- * the client's redirect URI: unknown client, unregistered redirect URI (RFC 6749 §4.1.2.1).
+ * the client's redirect URI: unknown client, unregistered redirect URI (RFC 6749 §4.1.2.1). The
+ * subscriber reads `title`, `message` and `hint` in plain words (in `lang`); the developer finds the
+ * error code, its technical `description` and the reference in a details section below.
  */
-export function htmlErrorPage({ status = 400, title, message, error, requestId }: {
-  status?: number; title: string; message: string; error?: string; requestId?: string;
+export function htmlErrorPage({ status = 400, lang = "en", title, message, hint, description, error, requestId,
+  labels = { details: "Details", errorCode: "Error code", reference: "Reference" } }: {
+  status?: number; lang?: string; title: string; message: string; hint?: string; description?: string;
+  error?: string; requestId?: string; labels?: { details: string; errorCode: string; reference: string };
 }): Response {
-  const detail = [error && `Error code: ${error}`, requestId && `Reference: ${requestId}`].filter(Boolean) as string[];
-  const body = htmlDocument({ title,
+  const detail = [error && `${labels.errorCode}: ${error}`, description, requestId && `${labels.reference}: ${requestId}`]
+    .filter(Boolean) as string[];
+  const body = htmlDocument({ lang, title,
     head: `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}p.detail{color:#666;font-size:.85rem}</style>`,
+h1{font-size:1.3rem}h2{font-size:.9rem;color:#555;margin-top:2rem}p.detail{color:#595959;font-size:.85rem}</style>`,
     body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
-${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}
-<p>Return to the application you came from and try again.</p></main>` });
+<p>${escapeHtml(hint ?? "Return to the application you came from and try again.")}</p>
+${detail.length ? `<section aria-labelledby="details"><h2 id="details">${escapeHtml(labels.details)}</h2>
+${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}</section>` : ""}</main>` });
   return new Response(body, { status, headers: PAGE_HEADERS });
 }

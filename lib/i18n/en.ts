@@ -137,6 +137,17 @@ export const en = {
   sms: {
     code: (client: string, code: string) => `Your sign-in code for ${client} is ${code}`,
   },
+  /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
+  authorizeError: {
+    title: "This sign-in request cannot be processed",
+    message: "The app that sent you here made a sign-in request that we cannot accept. You are not signed in.",
+    serverTitle: "Something went wrong",
+    serverMessage: "Something went wrong on our side. Please try again in a moment.",
+    back: "Go back to the app you came from and try again. If this keeps happening, contact the app's support.",
+    detailsLabel: "Details for the app's developer",
+    errorCode: "Error code",
+    reference: "Reference",
+  },
 };
 
 export type Messages = typeof en;

@@ -136,4 +136,15 @@ export const fr: Messages = {
   sms: {
     code: (client, code) => `Votre code de connexion pour ${client} est ${code}`,
   },
+  /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
+  authorizeError: {
+    title: "Cette demande de connexion ne peut pas être traitée",
+    message: "L'application qui vous a envoyé ici a fait une demande de connexion que nous ne pouvons pas accepter. Vous n'êtes pas connecté.",
+    serverTitle: "Une erreur est survenue",
+    serverMessage: "Une erreur est survenue de notre côté. Veuillez réessayer dans un instant.",
+    back: "Retournez dans l'application d'où vous venez et réessayez. Si le problème persiste, contactez le support de l'application.",
+    detailsLabel: "Détails pour le développeur de l'application",
+    errorCode: "Code d'erreur",
+    reference: "Référence",
+  },
 };

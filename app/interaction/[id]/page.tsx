@@ -6,6 +6,7 @@ import { FailureStep } from "@/components/interaction/failure-step";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
 import { getMessages } from "@/lib/i18n/get-messages";
 import { currentScreen } from "@/lib/interaction/current-screen";
+import { failureContext } from "@/lib/interaction/failure-context";
 import { formActionPolicy } from "@/lib/http/security-headers";
 import { readStepNotice } from "@/lib/interaction/read-step-notice";
 import { readBrowserId } from "@/lib/sessions/browser-cookie";
@@ -24,12 +25,15 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   const current = await loadOrUnavailable(
     () => currentScreen({ id, browserId, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
   if (!current) {
-    // Unknown, expired, finished, or another browser's request: one generic page, no redirect.
-    const t = getMessages([]);
+    // Unknown, expired, finished, or another browser's request: one generic text (never which case),
+    // no redirect, in the stored request's display and language (server/wap-screen.tsx renders
+    // display=wap without script), else the default display and the browser's language.
+    const ctx = await failureContext(id, h.get("accept-language"));
+    const t = getMessages(ctx.languages);
     return (
       <>
       <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(undefined)} />
-      <DisplayFrame display="page" t={t}>
+      <DisplayFrame display={ctx.display} t={t}>
         {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
       </DisplayFrame>
       </>

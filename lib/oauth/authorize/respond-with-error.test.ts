@@ -83,3 +83,38 @@ describe("respondWithError", () => {
     expect(new ServerError("x").redirectable).toBe(true);
   });
 });
+
+describe("the authorization error page's language and words", () => {
+  const req = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
+
+  it("speaks the language of ui_locales, keeping the status and the error code for the developer", async () => {
+    const res = respondWithError(new AuthorizePageError("invalid_request", "redirect_uri is not registered"), target,
+      "r7", req("https://op.example/authorize?client_id=x&ui_locales=de%20fr-CA"));
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain("Cette demande de connexion ne peut pas être traitée");
+    expect(html).toContain("Code d&#39;erreur: invalid_request");
+    expect(html).toContain("redirect_uri is not registered");
+    expect(html).toContain("Référence: r7");
+  });
+
+  it("falls back to Accept-Language (q-values honoured), then English", async () => {
+    const fr = await respondWithError(new InvalidRequest("bad"), undefined, "r8",
+      req("https://op.example/authorize", { "accept-language": "de;q=0.9, fr-FR;q=0.95, en;q=0.1" })).text();
+    expect(fr).toContain('<html lang="fr">');
+    const en = await respondWithError(new InvalidRequest("bad"), undefined, "r9",
+      req("https://op.example/authorize?ui_locales=%3Cscript%3E", { "accept-language": "fr;q=0" })).text();
+    expect(en).toContain('<html lang="en">');
+    expect(en).toContain("You are not signed in.");
+    expect(en).toContain("Details for the app&#39;s developer");
+    expect(en).not.toContain("<script>");
+  });
+
+  it("escapes a reflected description", async () => {
+    const html = await respondWithError(new InvalidRequest("<img src=x onerror=alert(1)>"), undefined, "r10").text();
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&#60;img");
+  });
+});

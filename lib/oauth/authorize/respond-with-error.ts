@@ -5,9 +5,8 @@ import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
+import { requestMessages } from "../../i18n/request-language";
 import { redirectError, type RedirectTarget } from "./redirect-to-client";
-
-const TITLE = "This sign-in request cannot be processed";
 
 /**
  * The one place authorization errors become responses. An OAuth error goes to the client's redirect
@@ -15,12 +14,14 @@ const TITLE = "This sign-in request cannot be processed";
  * else it is shown on our HTML error page, never redirected (RFC 6749 §4.1.2.1): with its own status
  * for a page-only error (`AuthorizePageError`), 400 for an error meant for the client. An unavailable
  * database is `temporarily_unavailable`; unexpected failures are logged and become `server_error`.
+ * The page speaks plain words in the request's language (`ui_locales` of its query, else
+ * `Accept-Language`, else English); the error code and its description are in a details section.
  */
-export function respondWithError(err: unknown, target: RedirectTarget | undefined, requestId: string): Response {
+export function respondWithError(err: unknown, target: RedirectTarget | undefined, requestId: string,
+  req?: Request): Response {
   if (err instanceof OAuthError) {
     if (err.redirectable && target) return redirectError(target, err.error, err.description);
-    return htmlErrorPage({ status: err.redirectable ? 400 : err.status, title: TITLE, message: err.description,
-      error: err.error, requestId });
+    return errorPage(req, err.redirectable ? 400 : err.status, false, err.error, err.description, requestId);
   }
   // RFC 6749 §4.1.2.1 temporarily_unavailable: to the client once its redirect URI is verified
   // (from the client cache), else our 503 page. Nothing was written: retrying is safe.
@@ -31,7 +32,16 @@ export function respondWithError(err: unknown, target: RedirectTarget | undefine
   logger.error({ requestId, err }, "authorization request failed");
   const text = "The server could not complete the request.";
   if (target) return redirectError(target, "server_error", text);
-  return htmlErrorPage({ status: 500, title: "Something went wrong", message: text, error: "server_error", requestId });
+  return errorPage(req, 500, true, "server_error", text, requestId);
+}
+
+function errorPage(req: Request | undefined, status: number, ours: boolean, error: string, description: string,
+  requestId: string): Response {
+  const { lang, t } = requestMessages(req);
+  const m = t.authorizeError;
+  return htmlErrorPage({ status, lang, title: ours ? m.serverTitle : m.title, message: ours ? m.serverMessage : m.message,
+    hint: m.back, error, description, requestId,
+    labels: { details: m.detailsLabel, errorCode: m.errorCode, reference: m.reference } });
 }
 
 /** Where a step stores the redirect target once it is verified, so errors after that are redirected. */
@@ -48,7 +58,7 @@ export async function runAuthorizeStep(req: Request, step: (ctx: StepContext) =>
   try {
     res = await step(ctx);
   } catch (err) {
-    res = respondWithError(err, ctx.target, requestId);
+    res = respondWithError(err, ctx.target, requestId, req);
   }
   res.headers.set("X-Request-Id", requestId);
   return withTransportHeaders(res);

@@ -29,12 +29,30 @@ describe("display=wap sign-in screen", () => {
     expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
   });
 
-  it("leaves the other displays and unusable requests to the Next.js page", async () => {
+  it("leaves the other displays and unknown ids to the Next.js page", async () => {
     const { html } = await openScreen("page");
     expect(html).toMatch(/<script/i);
-    const { id } = await openScreen("wap");
-    const foreign = await fetch(`${baseUrl}/interaction/${id}`); // no cookie: not this browser's request
-    expect(foreign.status).toBe(200);
-    expect(await foreign.text()).toMatch(/<script/i);
+    const unknown = await fetch(`${baseUrl}/interaction/${"A".repeat(43)}`);
+    expect(await unknown.text()).toMatch(/<script/i);
   });
+
+  // Issue 17: a WAP request that cannot continue here is shown its failure page without script, in
+  // the request's language; a foreign browser learns nothing else and changes nothing.
+  it("shows another browser's or a finished WAP request its failure page without script, in its language",
+    async () => {
+      const client = await createTestClient();
+      const res = await authorize(requestFor(client, { display: "wap", ui_locales: "fr" }));
+      const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+      const path = new URL(res.headers.get("location")!, baseUrl).pathname;
+      const foreign = await fetch(`${baseUrl}${path}`); // no cookie: not this browser's request
+      expect(foreign.status).toBe(200);
+      const html = await foreign.text();
+      expect(html).not.toMatch(/<script/i);
+      expect(html).toContain('<html lang="fr">');
+      expect(html).toContain("Cette connexion ne peut pas continuer");
+      expect(html).not.toContain("csrf_token");
+      // The owner's screen is untouched by the foreign visit.
+      const own = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+      expect(await own.text()).toContain('name="csrf_token"');
+    });
 });

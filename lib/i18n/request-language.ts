@@ -1,0 +1,42 @@
+import { getMessages, type Messages } from "./get-messages";
+
+const MAX_TAGS = 10;
+const TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * The language tags of an `Accept-Language` header (RFC 9110 §12.5.4), most preferred first:
+ * q-values honoured, `q=0` and malformed entries dropped, `*` ignored, at most ten kept. Never throws.
+ */
+export function acceptLanguageTags(header: string | null | undefined): string[] {
+  if (!header) return [];
+  const entries: { tag: string; q: number; i: number }[] = [];
+  header.slice(0, 512).split(",").slice(0, 32).forEach((part, i) => {
+    const [rawTag, ...params] = part.trim().split(";");
+    const tag = (rawTag ?? "").trim();
+    if (!TAG.test(tag)) return;
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([01](\.\d{0,3})?)\s*$/i.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    if (q > 0) entries.push({ tag, q, i });
+  });
+  return entries.sort((a, b) => b.q - a.q || a.i - b.i).slice(0, MAX_TAGS).map((e) => e.tag);
+}
+
+/**
+ * The texts for a request as far as it can be read: its `ui_locales` query parameter (OIDC Core
+ * §3.1.2.1, space-separated) first, then its `Accept-Language` header, else English.
+ */
+export function requestMessages(req: Request | undefined): { lang: string; t: Messages } {
+  let tags: string[] = [];
+  if (req) {
+    try {
+      const uiLocales = new URL(req.url).searchParams.get("ui_locales") ?? "";
+      tags = uiLocales.slice(0, 256).split(" ").filter((tag) => TAG.test(tag)).slice(0, MAX_TAGS);
+    } catch { /* an unreadable URL: fall back to the header */ }
+    tags = [...tags, ...acceptLanguageTags(req.headers.get("accept-language"))];
+  }
+  const t = getMessages(tags);
+  return { lang: t.lang, t };
+}
