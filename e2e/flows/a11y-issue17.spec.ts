@@ -70,7 +70,8 @@ test("the 404 page: the product's frame, a main landmark, a link home, English a
   for (const [lang, title, home] of [["en-GB,en;q=0.8", "Page not found", "Go to the home page"],
     ["fr-FR,fr;q=0.9,en;q=0.5", "Page introuvable", "Aller à la page d’accueil"]] as const) {
     for (const javaScriptEnabled of [true, false]) {
-      const page = await (await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { "accept-language": lang } })).newPage();
+      const page = await (await browser.newContext({ javaScriptEnabled, locale: lang.split(",")[0],
+        extraHTTPHeaders: { "accept-language": lang } })).newPage();
       const res = await page.goto(`${baseUrl()}/no-such-page-${randomInt(1e9)}`);
       expect(res!.status()).toBe(404);
       await expect(page.getByRole("main")).toBeVisible();
