@@ -41,12 +41,16 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
         {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}
       </DisplayFrame>,
     );
+    const nonce = randomToken(18);
+    // No stylesheet, but targets of at least 24 x 24 CSS px and a visible focus indicator (issue 17).
     const html = htmlDocument({ lang: t.lang, title: t.brand, body,
       head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
+        + `<style nonce="${nonce}">button,input[type=submit]{min-height:24px;min-width:24px}`
+        + `input:focus-visible,select:focus-visible,textarea:focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}</style>`
         + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(p.redirectUri))}">` });
-    // The policy proxy.ts gives every screen (its nonce allows nothing here: the page has no script),
+    // The policy proxy.ts gives every screen (its nonce allows the one style element: the page has no script),
     // the form targets in the <meta> policy above, exactly as on the other displays.
-    return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),
+    return { html, headers: { "Content-Security-Policy": pageCsp({ nonce, formAction: false }),
       ...hstsHeaders(), "Content-Type": "text/html; charset=utf-8" } };
   } catch {
     return null;

@@ -71,7 +71,7 @@ test("rejecting on the phone ends the laptop's sign-in with access_denied", asyn
   expect(params.has("code")).toBe(false);
 });
 
-test("without JavaScript the waiting screen still moves on (meta refresh)", async ({ browser }) => {
+test("without JavaScript the waiting screen moves on when the subscriber presses Check now (no meta refresh)", async ({ browser }) => {
   const client = await createRpClient({ name: "NoScriptShop" });
   const s = await createTestSubscriber();
   const laptop = await (await browser.newContext({ javaScriptEnabled: false,
@@ -90,6 +90,10 @@ test("without JavaScript the waiting screen still moves on (meta refresh)", asyn
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl(), cookie: `op_device=${secret}` },
   });
   expect(answer.headers.get("location")).toContain("result=rejected");
+  // no meta refresh any more (axe: meta-refresh): the page stays until the subscriber checks
+  await expect(laptop.locator('meta[http-equiv="refresh" i]')).toHaveCount(0);
+  await expect(laptop.getByRole("status")).toContainText("Check now");
+  await laptop.getByRole("link", { name: "Check now" }).click();
   const params = await expectCallback(laptop, req.state);
   expect(params.get("error")).toBe("access_denied");
 });

@@ -148,6 +148,15 @@ export const en = {
     errorCode: "Error code",
     reference: "Reference",
   },
+  a11y: {
+    waitingNoScript: "Waiting for your answer. When you have answered on your phone, choose Check now.",
+    waitingScript: "Waiting for your answer. This page moves on by itself when your phone answers.",
+    answered: "Your phone answered. Continuing…",
+    checkNow: "Check now",
+    notFoundTitle: "Page not found",
+    notFoundText: "There is no page at this address.",
+    home: "Go to the home page",
+  },
 };
 
 export type Messages = typeof en;

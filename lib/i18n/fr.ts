@@ -147,4 +147,13 @@ export const fr: Messages = {
     errorCode: "Code d'erreur",
     reference: "Référence",
   },
+  a11y: {
+    waitingNoScript: "En attente de votre réponse. Quand vous avez répondu sur votre téléphone, choisissez Vérifier maintenant.",
+    waitingScript: "En attente de votre réponse. Cette page continue d’elle-même quand votre téléphone répond.",
+    answered: "Votre téléphone a répondu. Suite en cours…",
+    checkNow: "Vérifier maintenant",
+    notFoundTitle: "Page introuvable",
+    notFoundText: "Il n’y a pas de page à cette adresse.",
+    home: "Aller à la page d’accueil",
+  },
 };

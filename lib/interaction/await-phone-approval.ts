@@ -3,12 +3,12 @@ import { logger } from "../log";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import { renderFailurePage } from "./render-failure-page";
-import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
+import { SCREEN_HEADERS, servicePath, serviceUrl } from "./screen-headers";
 
 /**
- * How long one check holds the request open for the handset's answer: the waiting screen's meta
- * refresh lands here, so the browser moves on within half a second of the answer without any
- * script, and comes back to the waiting screen (which refreshes again) when nothing happened.
+ * How long one check holds the request open for the handset's answer: the waiting screen's
+ * "Check now" (no script) lands here, so the browser moves on within half a second of the answer, and
+ * comes back to the waiting screen when nothing happened; its script holds it in a loop (JSON).
  * Below common proxy idle timeouts.
  */
 export const PHONE_CHECK_MS = 25_000;
@@ -22,8 +22,13 @@ export const PHONE_CHECK_MS = 25_000;
  *   the phone did not match (the handset request ended): back to it with `phone_mismatch`;
  * - still waiting: back to the waiting screen.
  * The stored request itself expired: resume answers the client (access_denied, "expired").
+ * With `Accept: application/json` (the waiting screen's script), the same answers as JSON instead of
+ * 303: `{"waiting":true}` when nothing happened, else `{"next":"/path"}` (failure pages unchanged).
  */
 export async function awaitPhoneApproval(req: Request, { id }: { id: string }): Promise<Response> {
+  const json = /\bapplication\/json\b/.test(req.headers.get("accept") ?? "");
+  const seeOther = (path: string, waiting = false) => json ? jsonAnswer(waiting ? { waiting: true } : { next: servicePath(path) })
+    : redirect(path);
   try {
     const loaded = await loadAuthorizationRequest({ id, browserId: readBrowserId(req.headers.get("cookie")) });
     if (loaded.kind === "expired") return seeOther(`/authorize/resume/${id}`);
@@ -36,13 +41,18 @@ export async function awaitPhoneApproval(req: Request, { id }: { id: string }): 
     if (outcome === "approved" || outcome === "rejected") return seeOther(`/authorize/resume/${id}`);
     if (outcome === "expired") return seeOther(`/interaction/${id}?e=phone_expired`);
     if (outcome === "mismatch") return seeOther(`/interaction/${id}?e=phone_mismatch`);
-    return seeOther(`/interaction/${id}`);
+    return seeOther(`/interaction/${id}`, true);
   } catch (err) {
     logger.error({ err }, "phone approval check failed");
     return renderFailurePage({ status: 500, kind: "unexpected" });
   }
 }
 
-function seeOther(path: string): Response {
+function jsonAnswer(body: { waiting: true } | { next: string }): Response {
+  return new Response(JSON.stringify(body), { status: 200,
+    headers: { ...SCREEN_HEADERS, "Content-Type": "application/json; charset=utf-8", Vary: "Accept" } });
+}
+
+function redirect(path: string): Response {
   return new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, Location: serviceUrl(path) } });
 }

@@ -150,7 +150,9 @@ describe("approve on your phone instead of the one-time code", () => {
     expect(waiting).toContain("Approve on your phone");
     const checkCode = checkCodeOn(waiting);
     expect(checkCode).toBe(request.checkCode);
-    expect(waiting).toMatch(new RegExp(`http-equiv="refresh" content="1;url=/interaction/${laptop.id}/phone"`));
+    // issue 17: no timed refresh; "Check now" (and the script) hold GET /interaction/{id}/phone
+    expect(waiting).not.toMatch(/http-equiv="refresh"/i);
+    expect(waiting).toMatch(new RegExp(`href="/interaction/${laptop.id}/phone"[^>]*>Check now<`));
     const handset = await (await fetch(`${baseUrl}/handset`, { headers: { cookie: phone } })).text();
     expect(handset).toContain("PhoneShop");
     expect(handset).toContain('name="check"');
