@@ -21,7 +21,7 @@ describe("parseConfig", () => {
     const c = parseConfig({ ...SECRETS });
     expect(c).toMatchObject({
       ISSUER: "http://localhost:3000", PORT: 3000, CODE_TTL: 60, ACCESS_TOKEN_TTL: 3600, NODE_ENV: "development",
-      MESSAGING_CHANNEL: "inbox", DEVICE_INBOX_ENABLED: true, LOG_LEVEL: "info",
+      MESSAGING_CHANNEL: "inbox", DEVICE_INBOX_ENABLED: true, LOG_LEVEL: "info", DEFAULT_COUNTRY: "GB",
     });
     expect(c.DATABASE_URL).toMatch(/^file:.*prisma[/\\]dev\.db$/);
     expect(Object.isFrozen(c)).toBe(true);
@@ -30,6 +30,7 @@ describe("parseConfig", () => {
   it("treats empty values as unset and accepts valid overrides", () => {
     const c = parseConfig({ ...SECRETS, ISSUER: "https://id.example.com", CODE_TTL: "600", PORT: "", DATABASE_URL: "postgresql://u@h/db" });
     expect(c).toMatchObject({ ISSUER: "https://id.example.com", CODE_TTL: 600, PORT: 3000, DATABASE_URL: "postgresql://u@h/db" });
+    expect(parseConfig({ ...SECRETS, DEFAULT_COUNTRY: "FR" }).DEFAULT_COUNTRY).toBe("FR");
   });
 
   it.each([
@@ -44,6 +45,9 @@ describe("parseConfig", () => {
     ["CODE_TTL", { CODE_TTL: "-5" }],
     ["PORT", { PORT: "70000" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["DEFAULT_COUNTRY", { DEFAULT_COUNTRY: "UK" }],
+    ["DEFAULT_COUNTRY", { DEFAULT_COUNTRY: "gb" }],
+    ["DEFAULT_COUNTRY", { DEFAULT_COUNTRY: "GBR" }],
   ])("refuses a bad %s with one line naming it", (name, bad) => {
     const message = failure({ ...SECRETS, ...bad });
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
 
 /**
@@ -52,6 +53,12 @@ const schema = z.object({
   OTP_TTL: seconds(300, 900),
   // Seconds between two purges of expired rows inside the running server (lib/maintenance); 0 = never.
   PURGE_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(600),
+  // The operator's country (ISO 3166-1 alpha-2): numbers typed in its national format (07700 900001) are accepted.
+  DEFAULT_COUNTRY: z
+    .string()
+    .default("GB")
+    .refine((v) => isSupportedCountry(v), "must be an ISO 3166-1 alpha-2 country code with a calling code (e.g. GB)")
+    .transform((v) => v as CountryCode),
   KEY_ENCRYPTION_SECRET: secret,
   SUBJECT_SECRET: secret,
   // Default: inbox in the local demo, else log (lib/messaging/device-inbox-allowed.ts).

@@ -9,6 +9,8 @@ import type { StepProps } from "./step-props";
  */
 export function MsisdnStep(props: StepProps & { maskedMsisdn?: string }) {
   const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn } = props;
+  // A refused number is this field's error: linked to it (announced with it) and marked invalid.
+  const fieldError = errorCode === "msisdn_invalid" && !!error;
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.signIn.title}</h1>
@@ -23,7 +25,8 @@ export function MsisdnStep(props: StepProps & { maskedMsisdn?: string }) {
               <label htmlFor="msisdn" className={ui.label}>{t.signIn.msisdnLabel}</label>
               <input
                 id="msisdn" name="msisdn" type="tel" inputMode="tel" autoComplete="tel" required maxLength={40}
-                aria-describedby="msisdn-help" className={ui.input} autoFocus
+                aria-describedby={fieldError ? "form-error msisdn-help" : "msisdn-help"}
+                aria-invalid={fieldError ? true : undefined} className={ui.input} autoFocus
               />
               <p id="msisdn-help" className={ui.help}>{t.signIn.msisdnHelp}</p>
             </div>

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "../fixtures/a11y";
 import { createRpClient } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import { expectCode, expectError, startAuthorization } from "../screens/authorize";
@@ -72,14 +73,32 @@ test("an unknown or suspended number behaves exactly like a known one, then fail
 test("a malformed number gets a message; Use another number and Cancel work", async ({ page }) => {
   const client = await createRpClient();
   const { state } = await startAuthorization(page, client);
-  await page.getByLabel("Mobile number").fill("07700 900123");
+  await page.getByLabel("Mobile number").fill("0770O 900123");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(screenAlert(page)).toContainText("with the country code");
+  const field = page.getByLabel("Mobile number");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(/with the country code/);
+  await expect(field).toBeFocused();
+  await expectAccessible(page, "number step with an error");
+  await page.screenshot({ path: "test-results/screens/page-msisdn-invalid.png", fullPage: true });
   await submitNumber(page, "+44 7700 900999");
   await page.getByRole("button", { name: "Use another number" }).click();
   await expect(page.getByLabel("Mobile number")).toBeVisible();
   await page.getByRole("button", { name: "Cancel" }).click();
   await expectError(page, state, "access_denied");
+});
+
+test("a number in the national format (07700 …) signs in", async ({ page }) => {
+  const client = await createRpClient();
+  const s = await createTestSubscriber();
+  const { state } = await startAuthorization(page, client);
+  const before = await latestMessage(page, s.msisdn);
+  await submitNumber(page, `0${s.msisdn.slice(2, 6)} ${s.msisdn.slice(6)}`);
+  const code = await readNewCode(page, s.msisdn, before);
+  await submitCode(page, { code });
+  await allowConsent(page, client.name);
+  await expectCode(page, state);
 });
 
 test("a foreign or unknown interaction shows an error page, never a redirect", async ({ page, browser }) => {

@@ -1,3 +1,4 @@
+import { config } from "../config";
 import { findSignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { issueSignInCode } from "./issue-sign-in-code";
 import { normaliseMsisdn } from "./normalise-msisdn";
@@ -23,7 +24,7 @@ export async function startSignIn({ request, params, form, ip, browserId }: Step
     recipient = await findSignInRecipient({ id: request.subscriberId });
     target = recipient?.msisdn ?? request.subscriberId;
   } else {
-    const msisdn = normaliseMsisdn(form.get("msisdn"));
+    const msisdn = normaliseMsisdn(form.get("msisdn"), { country: config().DEFAULT_COUNTRY });
     if (!msisdn) return { to: "interaction", error: "msisdn_invalid", step: "msisdn" };
     recipient = await findSignInRecipient({ msisdn });
     target = msisdn;

@@ -45,8 +45,25 @@ describe("sign-in by one-time code", () => {
 
   it("refuses a malformed number without sending anything", async () => {
     const f = await beginAuthorization(baseUrl, client);
-    const res = await post(f, "msisdn", { msisdn: "07700 900123" });
-    expect(errorOf(res)).toBe("msisdn_invalid");
+    for (const msisdn of ["0770O 900123", "07700 900123 4567", "+44 7700 900123 ext"]) {
+      const res = await post(f, "msisdn", { msisdn });
+      expect(errorOf(res)).toBe("msisdn_invalid");
+      expect(res.headers.get("location")).not.toContain("7700");
+    }
+  });
+
+  it("accepts the national format of DEFAULT_COUNTRY (GB) and signs in", async () => {
+    const s = await createTestSubscriber();
+    const f = await beginAuthorization(baseUrl, client);
+    const national = `0${s.msisdn.slice(2, 6)} ${s.msisdn.slice(6)}`;
+    const res = await post(f, "msisdn", { msisdn: national });
+    expect(errorOf(res)).toBeNull();
+    const code = await latestCode(s.msisdn);
+    expect(code).toMatch(/^\d{6}$/);
+    const row = await db.authorizationRequest.findUniqueOrThrow({ where: { id: f.id } });
+    expect(row.subscriberId).toBe(s.id);
+    const ok = await post(f, "code", { code: code! });
+    expect(ok.headers.get("location")).toBe(`${baseUrl}/authorize/resume/${f.id}`);
   });
 
   it("treats an unknown or suspended number exactly like a known one, and fails at the code", async () => {
