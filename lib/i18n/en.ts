@@ -137,6 +137,10 @@ export const en = {
   sms: {
     code: (client: string, code: string) => `Your sign-in code for ${client} is ${code}`,
   },
+  pinRetry: {
+    codeKept: (pinTries: number) =>
+      `Your code is still valid: enter it again with your PIN. After ${pinTries} wrong PINs in a row, sign-in with this number is locked for a while.`,
+  },
 };
 
 export type Messages = typeof en;

@@ -136,4 +136,8 @@ export const fr: Messages = {
   sms: {
     code: (client, code) => `Votre code de connexion pour ${client} est ${code}`,
   },
+  pinRetry: {
+    codeKept: (pinTries) =>
+      `Votre code est toujours valable : saisissez-le de nouveau avec votre code PIN. Après ${pinTries} codes PIN erronés d'affilée, la connexion avec ce numéro est bloquée pendant un moment.`,
+  },
 };
