@@ -1,3 +1,4 @@
+import { PIN_FAILURES_BEFORE_LOCKOUT } from "@/lib/security/limits";
 import { FormAlert } from "./form-alert";
 import { ScreenForm } from "./screen-form";
 import { StartAgainLink } from "./start-again-link";
@@ -18,12 +19,16 @@ export function CodeStep(props: StepProps & {
   const burnt = props.burnt || locked;
   const phoneOffered = props.phoneOffered && !locked && errorCode !== "phone_limited";
   const canResend = !locked && errorCode !== "send_limited";
+  // A wrong PIN after the right code keeps the code (issue 17): say so, and how many PINs lock.
+  const codeKept = needsPin && errorCode === "pin_invalid";
+  const describedBy = [error ? "form-error" : "", codeKept ? "code-kept" : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.code.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
       <p className={ui.text}>{maskedMsisdn ? t.code.sentTo(maskedMsisdn) : t.code.sent}</p>
       <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} t={t} retryAt={retryAt} />
+      {codeKept && !burnt && <p id="code-kept" className={ui.text}>{t.pinRetry.codeKept(PIN_FAILURES_BEFORE_LOCKOUT)}</p>}
       {burnt && !canResend && <StartAgainLink id={id} t={t} ui={ui} />}
       {!burnt && (
         <ScreenForm id={id} step="code" csrf={csrf} className={ui.stack}>
@@ -31,7 +36,7 @@ export function CodeStep(props: StepProps & {
             <label htmlFor="code" className={ui.label}>{t.code.codeLabel}</label>
             <input
               id="code" name="code" type="text" inputMode="numeric" autoComplete="one-time-code" required
-              maxLength={12} className={ui.input} autoFocus aria-describedby={error ? "form-error" : undefined}
+              maxLength={12} className={ui.input} autoFocus aria-describedby={describedBy}
             />
           </div>
           {needsPin && (
@@ -39,7 +44,7 @@ export function CodeStep(props: StepProps & {
               <label htmlFor="pin" className={ui.label}>{t.code.pinLabel}</label>
               <input
                 id="pin" name="pin" type="password" inputMode="numeric" autoComplete="off" required maxLength={32}
-                aria-describedby="pin-help" className={ui.input}
+                aria-describedby={codeKept ? "pin-help code-kept" : "pin-help"} className={ui.input}
               />
               <p id="pin-help" className={ui.help}>{t.code.pinHelp}</p>
             </div>

@@ -15,3 +15,15 @@ export async function reserveCodeAttempt({ requestId, otpHash, maxAttempts }: {
   }));
   return row?.otpAttempts ?? null;
 }
+
+/**
+ * Gives back the attempt a submission reserved when its code was right but its PIN wrong (issue 17):
+ * the code stays usable, and the PIN lockout (lib/security/check-pin.ts) bounds the PIN tries. One
+ * conditional decrement, only while the request is pending with the same code and has attempts taken.
+ */
+export async function refundCodeAttempt({ requestId, otpHash }: { requestId: string; otpHash: string }): Promise<void> {
+  await db.authorizationRequest.updateMany({
+    where: { id: requestId, status: "pending", otpHash, otpAttempts: { gt: 0 } },
+    data: { otpAttempts: { decrement: 1 } },
+  });
+}

@@ -157,6 +157,10 @@ export const en = {
     notFoundText: "There is no page at this address.",
     home: "Go to the home page",
   },
+  pinRetry: {
+    codeKept: (pinTries: number) =>
+      `Your code is still valid: enter it again with your PIN. After ${pinTries} wrong PINs in a row, sign-in with this number is locked for a while.`,
+  },
 };
 
 export type Messages = typeof en;

@@ -156,4 +156,8 @@ export const fr: Messages = {
     notFoundText: "Il n’y a pas de page à cette adresse.",
     home: "Aller à la page d’accueil",
   },
+  pinRetry: {
+    codeKept: (pinTries) =>
+      `Votre code est toujours valable : saisissez-le de nouveau avec votre code PIN. Après ${pinTries} codes PIN erronés d'affilée, la connexion avec ce numéro est bloquée pendant un moment.`,
+  },
 };

@@ -1,6 +1,6 @@
 import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
 import { findSignInCodeState } from "../authorization-request/find-sign-in-code-state";
-import { reserveCodeAttempt } from "../authorization-request/reserve-code-attempt";
+import { refundCodeAttempt, reserveCodeAttempt } from "../authorization-request/reserve-code-attempt";
 import { safeEqual, verifySecret } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { checkPin, DUMMY_PIN_HASH, PIN_FAILURES_CLEARED } from "../security/check-pin";
@@ -12,7 +12,8 @@ import type { InteractionErrorCode, StepInput, StepResult } from "./step-result"
 /**
  * POST /interaction/{id}/code: checks the one-time code (constant time, within OTP_TTL, at most
  * MAX_CODE_ATTEMPTS tries, then burnt) and, at level 3, the PIN under the lockout policy
- * (lib/security/check-pin.ts). Each submission first reserves one of the code's attempts in the
+ * (lib/security/check-pin.ts). A right code with a wrong PIN gives its code attempt back (the code
+ * stays valid; the PIN lockout bounds the PIN tries). Each submission first reserves one of the code's attempts in the
  * database, so parallel submissions get no more evaluations than the limit; the right code without
  * an attempt left is refused. An unknown or inactive number fails exactly like a wrong code, and at
  * level 3 every evaluated submission costs one scrypt, so neither the answer nor its timing tells
@@ -46,6 +47,8 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   }
   if (params.acr !== "3") return completeSignIn({ ...input, subscriber });
   const result = await checkPin({ subscriber, pin, ip: input.ip, clientId: params.clientId });
+  // The code was right: a wrong PIN spends a PIN try (checkPin, bounded by the lockout), not a code try.
+  if (!result.ok && result.reason === "invalid") await refundCodeAttempt({ requestId: request.id, otpHash: request.otpHash });
   if (!result.ok) {
     return failed(input, attempt, result.reason === "locked" ? "pin_locked" : "pin_invalid",
       result.reason === "locked" ? result.retryAfter : undefined);
@@ -72,7 +75,8 @@ async function failed(
 ): Promise<StepResult> {
   await recordAuditEvent({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
     subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } });
-  const shown: InteractionErrorCode = error === "pin_locked" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
+  // Only a wrong code burns it: a wrong PIN after the right code had its code attempt given back.
+  const shown: InteractionErrorCode = error !== "code_invalid" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
   // A lockout says when it ends (the screens show the time and hide the forms until then).
   return retryAfter && shown === "pin_locked" ? { to: "interaction", error: shown, retryAfter } : { to: "interaction", error: shown };
 }
