@@ -4,15 +4,10 @@ import { expectAccessible } from "../fixtures/a11y";
 import { createRpClient } from "../fixtures/relying-party";
 import { baseUrl, createTestSubscriber, db } from "../fixtures/test-data";
 import { startAuthorization } from "../screens/authorize";
+import { DISPLAYS } from "../fixtures/displays";
 
 /** Issue 17 (accessibility): the 404 page, WAP target sizes, focus indicators, the phone waiting screen. */
 
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
 
 const ip = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 

@@ -6,16 +6,11 @@ import { authorizeUrl, expectCallback, expectCode, startAuthorization } from "..
 import { enrolPhone, openMobileWaitingPage, requestCard, showStill } from "../screens/device";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { allowConsent, screenAlert, signInWithCode, submitCode, submitNumber } from "../screens/sign-in";
+import { DISPLAYS } from "../fixtures/displays";
 
 // axe-core (WCAG 2.1 A and AA rules) on every screen a person sees: zero serious or critical
 // violations. Each check attaches its full axe result to the HTML report.
 
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
 
 for (const { display, use } of DISPLAYS) {
   test.describe(`display=${display}`, () => {

@@ -3,16 +3,11 @@ import { expectAccessible } from "../fixtures/a11y";
 import { createRpClient } from "../fixtures/relying-party";
 import { baseUrl } from "../fixtures/test-data";
 import { startAuthorization } from "../screens/authorize";
+import { DISPLAYS } from "../fixtures/displays";
 
 // Issue 17 "No dead ends": an interaction that cannot continue in this browser (here: opened in
 // another browser) is shown in the request's own display and language, without script for WAP,
 // and the visit changes nothing for the browser that started it.
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
 
 for (const { display, use } of DISPLAYS) {
   test(`display=${display}: another browser sees the failure in the request's display and language`,

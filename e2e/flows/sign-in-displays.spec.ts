@@ -5,15 +5,10 @@ import { createTestSubscriber } from "../fixtures/test-data";
 import { expectCode, exchangeCode, jwtClaims, startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
 import { allowConsent, submitCode, submitNumber } from "../screens/sign-in";
+import { DISPLAYS } from "../fixtures/displays";
 
 mkdirSync("test-results/screens", { recursive: true });
 
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
 
 for (const { display, use } of DISPLAYS) {
   test.describe(`display=${display}`, () => {

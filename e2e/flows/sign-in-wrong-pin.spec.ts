@@ -5,6 +5,7 @@ import { createRpClient } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import { startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
+import { DISPLAYS } from "../fixtures/displays";
 
 /**
  * Issue 17: at level 3 a wrong PIN with the right code keeps the code. The code step says the code
@@ -13,12 +14,6 @@ import { latestMessage, readNewCode } from "../screens/device-inbox";
  */
 mkdirSync("test-results/screens", { recursive: true });
 
-const DISPLAYS = [
-  { display: "page", use: {} },
-  { display: "popup", use: { viewport: { width: 450, height: 500 } } },
-  { display: "touch", use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
-  { display: "wap", use: { javaScriptEnabled: false, viewport: { width: 240, height: 320 } } },
-] as const;
 
 const LANGS = [
   { lang: "en", number: "Mobile number", code: "Code", pin: "PIN", go: "Continue", kept: /Your code is still valid.*After 5 wrong PINs/ },
