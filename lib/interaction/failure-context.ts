@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { findRequestParams } from "../authorization-request/find-request-params";
 import { isRequestId } from "../authorization-request/request-id";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { acceptLanguageTags } from "../i18n/request-language";
@@ -18,9 +18,9 @@ export async function failureContext(id: string, acceptLanguage: string | null):
   const fallback = acceptLanguageTags(acceptLanguage);
   if (!isRequestId(id)) return { display: "page", languages: fallback };
   try {
-    const row = await db.authorizationRequest.findUnique({ where: { id }, select: { params: true } });
-    if (!row) return { display: "page", languages: fallback };
-    const p = JSON.parse(row.params) as Partial<AuthorizationParams>;
+    const params = await findRequestParams({ id });
+    if (params === null) return { display: "page", languages: fallback };
+    const p = JSON.parse(params) as Partial<AuthorizationParams>;
     const display = p.display && DISPLAYS.has(p.display) ? p.display : "page";
     const uiLocales = Array.isArray(p.uiLocales) ? p.uiLocales.filter((l) => typeof l === "string") : [];
     return { display, languages: [...uiLocales, ...fallback] };
