@@ -31,8 +31,6 @@ export const en = {
     sent: "If your phone is registered for approvals, this sign-in is waiting there now. Open Approvals on your phone.",
     pinNote: "Your phone will ask for your PIN.",
     check: "On your phone, type this number:",
-    waiting: "Waiting for your answer. This page moves on by itself.",
-    refresh: "I have answered on my phone",
     useCode: "Enter a code instead",
   },
   select: {

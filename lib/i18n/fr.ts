@@ -30,8 +30,6 @@ export const fr: Messages = {
     sent: "Si votre téléphone est enregistré pour les approbations, cette connexion l'y attend maintenant. Ouvrez Approbations sur votre téléphone.",
     pinNote: "Votre téléphone vous demandera votre code PIN.",
     check: "Sur votre téléphone, saisissez ce nombre :",
-    waiting: "En attente de votre réponse. Cette page avance toute seule.",
-    refresh: "J'ai répondu sur mon téléphone",
     useCode: "Saisir plutôt un code",
   },
   select: {

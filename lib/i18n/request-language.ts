@@ -25,6 +25,16 @@ export function acceptLanguageTags(header: string | null | undefined): string[] 
 }
 
 /**
+ * A space-separated list of language tags (`ui_locales`, `claims_locales`, OIDC Core §3.1.2.1): the
+ * well-formed tags once each, in order; anything else is dropped, never refused (no error for
+ * unsupported locales).
+ */
+export function languageTagList(value: string | undefined): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(" ").filter((tag) => TAG.test(tag)))];
+}
+
+/**
  * The texts for a request as far as it can be read: its `ui_locales` query parameter (OIDC Core
  * §3.1.2.1, space-separated) first, then its `Accept-Language` header, else English.
  */
@@ -33,7 +43,7 @@ export function requestMessages(req: Request | undefined): { lang: string; t: Me
   if (req) {
     try {
       const uiLocales = new URL(req.url).searchParams.get("ui_locales") ?? "";
-      tags = uiLocales.slice(0, 256).split(" ").filter((tag) => TAG.test(tag)).slice(0, MAX_TAGS);
+      tags = languageTagList(uiLocales.slice(0, 256)).slice(0, MAX_TAGS);
     } catch { /* an unreadable URL: fall back to the header */ }
     tags = [...tags, ...acceptLanguageTags(req.headers.get("accept-language"))];
   }

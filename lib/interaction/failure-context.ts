@@ -2,8 +2,9 @@ import { findRequestParams } from "../authorization-request/find-request-params"
 import { isRequestId } from "../authorization-request/request-id";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { acceptLanguageTags } from "../i18n/request-language";
+import { DISPLAY_VALUES } from "../oauth/scopes";
 
-const DISPLAYS = new Set<AuthorizationParams["display"]>(["page", "popup", "touch", "wap"]);
+const DISPLAYS: ReadonlySet<string> = new Set(DISPLAY_VALUES);
 
 export type FailureContext = { display: AuthorizationParams["display"]; languages: string[] };
 

@@ -41,6 +41,7 @@ import { knownParams, type RawParams } from "./collect-params";
 import { validatePkce } from "./validate-pkce";
 import { validatePrompt } from "./validate-prompt";
 import type { AuthorizationParams } from "./types";
+import { languageTagList } from "../../i18n/request-language";
 
 /** The hints as sent; resolving them needs keys and the database (lib/oauth/hints/resolve-hints.ts). */
 export interface RawHints {
@@ -90,7 +91,7 @@ export function validateAuthorizationParams({ raw, client, now }: {
   return {
     clientId: client.id, clientName: client.name, redirectUri: p.get("redirect_uri")!, scopes, acrValues, acr,
     state, nonce, display: display as AuthorizationParams["display"], prompt, maxAge,
-    uiLocales: locales(p.get("ui_locales")), claimsLocales: locales(p.get("claims_locales")),
+    uiLocales: languageTagList(p.get("ui_locales")), claimsLocales: languageTagList(p.get("claims_locales")),
     ...authz, ...pkce, version, requestedAt: Math.floor(now / 1000),
     hints: { loginHint, loginHintToken: p.get("login_hint_token"), idTokenHint: p.get("id_token_hint") },
   };
@@ -151,12 +152,3 @@ function validateAuthorization(p: Map<string, string>, scopes: string[], client:
  */
 export const MAX_CONTEXT = AUTHORIZE_TABLE.characters.get("context")!;
 export const MAX_BINDING_MESSAGE = AUTHORIZE_TABLE.characters.get("binding_message")!;
-
-/**
- * ui_locales / claims_locales are guidance only: values that are not language tags are dropped
- * silently, never refused (interface "Errors": no error for unsupported locales).
- */
-function locales(value: string | undefined): string[] {
-  if (!value) return [];
-  return [...new Set(value.split(" ").filter((t) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(t)))];
-}
