@@ -77,6 +77,17 @@ async function pendingOnHandset(authorizationRequestId: string) {
   return db.deviceRequest.findUniqueOrThrow({ where: { authorizationRequestId } });
 }
 
+/** A fresh subscriber's laptop on the code screen that chose "approve on your phone": the request on the phone. */
+async function waitingOnPhone() {
+  const client = await createTestClient();
+  const s = await createTestSubscriber();
+  const phone = await enrolledDevice(s);
+  const laptop = new Laptop();
+  const q = await laptop.toCodeScreen(client, s);
+  await laptop.post("phone");
+  return { client, s, phone, laptop, q, request: await pendingOnHandset(laptop.id) };
+}
+
 function answer(id: string, cookie: string, decision: "approve" | "reject", pin?: string, check?: string) {
   return fetch(`${baseUrl}/handset/requests/${id}`, {
     method: "POST", redirect: "manual",
@@ -219,13 +230,7 @@ describe("approve on your phone instead of the one-time code", () => {
   });
 
   it("rejection on the phone ends with access_denied to the relying party (state, iss)", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const phone = await enrolledDevice(s);
-    const laptop = new Laptop();
-    const q = await laptop.toCodeScreen(client, s);
-    await laptop.post("phone");
-    const request = await pendingOnHandset(laptop.id);
+    const { client, s, phone, laptop, q, request } = await waitingOnPhone();
     expect(result(await answer(request.id, phone, "reject"))).toBe("rejected");
     const callback = await laptop.finish(`/interaction/${laptop.id}/phone`);
     expectErrorRedirect(callback, client, q.state, "access_denied");
@@ -233,13 +238,7 @@ describe("approve on your phone instead of the one-time code", () => {
   });
 
   it("expiry on the phone returns to the code screen with a message; the code still works", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const phone = await enrolledDevice(s);
-    const laptop = new Laptop();
-    const q = await laptop.toCodeScreen(client, s);
-    await laptop.post("phone");
-    const request = await pendingOnHandset(laptop.id);
+    const { client, s, phone, laptop, q, request } = await waitingOnPhone();
     await db.deviceRequest.update({ where: { id: request.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const back = await laptop.get(`/interaction/${laptop.id}/phone`);
     expect(back.headers.get("location")).toBe(`${baseUrl}/interaction/${laptop.id}?e=phone_expired`);
@@ -264,13 +263,7 @@ describe("approve on your phone instead of the one-time code", () => {
   });
 
   it("a phone approval after the code was typed changes nothing", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const phone = await enrolledDevice(s);
-    const laptop = new Laptop();
-    await laptop.toCodeScreen(client, s);
-    await laptop.post("phone");
-    const request = await pendingOnHandset(laptop.id);
+    const { client, s, phone, laptop, request } = await waitingOnPhone();
     const message = await db.message.findFirst({ where: { msisdn: s.msisdn }, orderBy: { createdAt: "desc" } });
     // the waiting screen no longer has the code form; a stale one still posts (the code screen's CSRF token is per request)
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(await laptop.page())![1]!;

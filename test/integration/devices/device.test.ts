@@ -32,6 +32,16 @@ function answer(id: string, cookie: string, decision: "approve" | "reject", pin?
     { decision, ...(pin !== undefined ? { pin } : {}), ...(check !== undefined ? { check } : {}) }, cookie);
 }
 
+/** A plain prompt=mobile request shown on a fresh subscriber's enrolled handset, the browser held on it. */
+async function waitingOnHandset() {
+  const client = await createTestClient();
+  const s = await createTestSubscriber();
+  const cookie = await enrolledDevice(s);
+  const q = mobileRequest(client, s);
+  const { pending, checkCode } = await authorizeMobile(q);
+  return { client, s, cookie, q, pending, checkCode, request: await pendingOnHandset(s) };
+}
+
 function resultOf(res: Response) {
   expect(res.status).toBe(303);
   return new URL(res.headers.get("location")!).searchParams.get("result");
@@ -164,24 +174,14 @@ describe("prompt=mobile answered on the handset", () => {
   });
 
   it("rejection on the handset is access_denied", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const cookie = await enrolledDevice(s);
-    const q = mobileRequest(client, s);
-    const { pending, checkCode } = await authorizeMobile(q);
-    const request = await pendingOnHandset(s);
+    const { client, s, cookie, q, pending, checkCode, request } = await waitingOnHandset();
     expect(resultOf(await answer(request.id, cookie, "reject"))).toBe("rejected");
     expectErrorRedirect(await pending, client, q.state, "access_denied");
     expect(resultOf(await answer(request.id, cookie, "approve", undefined, checkCode))).toBe("gone");
   });
 
   it("expiry before an answer is access_denied, and the handset can no longer approve", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const cookie = await enrolledDevice(s);
-    const q = mobileRequest(client, s);
-    const { pending, checkCode } = await authorizeMobile(q);
-    const request = await pendingOnHandset(s);
+    const { client, s, cookie, q, pending, checkCode, request } = await waitingOnHandset();
     const past = new Date(Date.now() - 1000);
     await db.deviceRequest.update({ where: { id: request.id }, data: { expiresAt: past } });
     await db.authorizationRequest.update({ where: { id: request.authorizationRequestId }, data: { expiresAt: past } });
@@ -192,12 +192,7 @@ describe("prompt=mobile answered on the handset", () => {
   });
 
   it("two answers at once: exactly one wins", async () => {
-    const client = await createTestClient();
-    const s = await createTestSubscriber();
-    const cookie = await enrolledDevice(s);
-    const q = mobileRequest(client, s);
-    const { pending, checkCode } = await authorizeMobile(q);
-    const request = await pendingOnHandset(s);
+    const { client, s, cookie, q, pending, checkCode, request } = await waitingOnHandset();
     const results = await Promise.all([
       answer(request.id, cookie, "approve", undefined, checkCode), answer(request.id, cookie, "approve", undefined, checkCode),
       answer(request.id, cookie, "reject"),
