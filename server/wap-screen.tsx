@@ -31,7 +31,7 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     // One read of the row: it decides WAP or not, then the same choice as the React page (currentScreen).
     const current = await currentScreen({ id, browserId: readBrowserId(cookie),
       wantsNumber: query.get("step") === "msisdn", display: "wap" });
-    if (!current) return await wapFailure(id, acceptLanguage);
+    if (!current) return await wapFailure(id, readBrowserId(cookie), acceptLanguage);
     const { params: p, screen, csrf } = current;
     const t = getMessages(p.uiLocales);
     const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
@@ -58,13 +58,13 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
 }
 
 /** The failure page of a stored display=wap request that cannot continue, or null for any other. */
-async function wapFailure(id: string, acceptLanguage: string | null) {
-  const ctx = await failureContext(id, acceptLanguage);
+async function wapFailure(id: string, browserId: string | null, acceptLanguage: string | null) {
+  const ctx = await failureContext(id, acceptLanguage, browserId);
   if (ctx.display !== "wap") return null;
   const t = getMessages(ctx.languages);
   const body = renderToStaticMarkup(
     <DisplayFrame display="wap" t={t}>
-      {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
+      {(ui) => <FailureStep t={t} ui={ui} reason={ctx.reason} backHref={ctx.backHref} />}
     </DisplayFrame>,
   );
   const html = htmlDocument({ lang: t.lang, title: t.brand, body,

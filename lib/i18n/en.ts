@@ -159,6 +159,13 @@ export const en = {
     codeKept: (pinTries: number) =>
       `Your code is still valid: enter it again with your PIN. After ${pinTries} wrong PINs in a row, sign-in with this number is locked for a while.`,
   },
+  /** The dead-end screen for the browser that started the request (issue 17, "No dead ends"). */
+  deadEnd: {
+    expired: "This sign-in took too long and has expired. Nothing was shared with the app.",
+    denied: "You cancelled this sign-in. Nothing was shared with the app.",
+    completed: "This sign-in is already finished. You can close this page and carry on in the app.",
+    back: "Back to the app",
+  },
 };
 
 export type Messages = typeof en;

@@ -158,4 +158,10 @@ export const fr: Messages = {
     codeKept: (pinTries) =>
       `Votre code est toujours valable : saisissez-le de nouveau avec votre code PIN. Après ${pinTries} codes PIN erronés d'affilée, la connexion avec ce numéro est bloquée pendant un moment.`,
   },
+  deadEnd: {
+    expired: "Cette connexion a pris trop de temps et a expiré. Rien n'a été transmis à l'application.",
+    denied: "Vous avez annulé cette connexion. Rien n'a été transmis à l'application.",
+    completed: "Cette connexion est déjà terminée. Vous pouvez fermer cette page et continuer dans l'application.",
+    back: "Retour à l'application",
+  },
 };

@@ -25,16 +25,17 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   const current = await loadOrUnavailable(
     () => currentScreen({ id, browserId, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
   if (!current) {
-    // Unknown, expired, finished, or another browser's request: one generic text (never which case),
-    // no redirect, in the stored request's display and language (server/wap-screen.tsx renders
-    // display=wap without script), else the default display and the browser's language.
-    const ctx = await failureContext(id, h.get("accept-language"));
+    // Unknown, expired, finished, or another browser's request: no redirect, in the stored request's
+    // display and language (server/wap-screen.tsx renders display=wap without script), else the
+    // default display and the browser's language. Only the starting browser learns which case, and
+    // gets "Back to the app" for an expired or cancelled request (failure-context.ts).
+    const ctx = await failureContext(id, h.get("accept-language"), browserId);
     const t = getMessages(ctx.languages);
     return (
       <>
       <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(undefined)} />
       <DisplayFrame display={ctx.display} t={t}>
-        {(ui) => <FailureStep t={t} ui={ui} text={t.failure.unusable} />}
+        {(ui) => <FailureStep t={t} ui={ui} reason={ctx.reason} backHref={ctx.backHref} />}
       </DisplayFrame>
       </>
     );
