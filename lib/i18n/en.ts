@@ -166,6 +166,12 @@ export const en = {
     completed: "This sign-in is already finished. You can close this page and carry on in the app.",
     back: "Back to the app",
   },
+  /** The `prompt=mobile` waiting page of /authorize (lib/oauth/authorize/mobile-waiting-page.ts). */
+  mobileWait: {
+    asks: (client: string) => `${client} asks you to approve this sign-in on your phone.`,
+    waiting: (until: string) => `Waiting for your answer. This request expires at ${until}.`,
+    notYou: "Did not start this? Do not approve anything on your phone.",
+  },
 };
 
 export type Messages = typeof en;

@@ -164,4 +164,9 @@ export const fr: Messages = {
     completed: "Cette connexion est déjà terminée. Vous pouvez fermer cette page et continuer dans l'application.",
     back: "Retour à l'application",
   },
+  mobileWait: {
+    asks: (client) => `${client} vous demande d'approuver cette connexion sur votre téléphone.`,
+    waiting: (until) => `En attente de votre réponse. Cette demande expire à ${until}.`,
+    notYou: "Ce n'est pas vous ? N'approuvez rien sur votre téléphone.",
+  },
 };

@@ -31,8 +31,8 @@ export interface HeldDeviceRequest {
  * While it holds, the handset request counts as attended (holdForAnswer): a browser that went away
  * leaves a request the handset no longer lists nor accepts.
  */
-export async function awaitMobileAnswer({ requestId, device, expiresAt, signal }: {
-  requestId: string; device: HeldDeviceRequest; expiresAt: Date; signal?: AbortSignal;
+export async function awaitMobileAnswer({ requestId, device, expiresAt, signal, languages }: {
+  requestId: string; device: HeldDeviceRequest; expiresAt: Date; signal?: AbortSignal; languages: readonly string[];
 }): Promise<Response | { session: LiveSession }> {
   const remaining = expiresAt.getTime() - Date.now();
   const outcome = remaining <= 0
@@ -44,7 +44,7 @@ export async function awaitMobileAnswer({ requestId, device, expiresAt, signal }
   }
   if (outcome === "expired") throw new AccessDenied("The authorization request expired on the handset before it was answered");
   if (outcome === "waiting") {
-    return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt });
+    return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt, languages });
   }
   const session = await answeringSession({ requestId });
   if (!session) throw new AccessDenied("The authorization request is no longer valid");

@@ -1,5 +1,13 @@
 import { escapeHtml, htmlDocument, PAGE_HEADERS } from "../../http/html";
 import { issuerBase } from "../../http/issuer-base";
+import { getMessages } from "../../i18n/get-messages";
+import { acceptLanguageTags } from "../../i18n/request-language";
+import type { AuthorizationParams } from "./types";
+
+/** The waiting page's languages: the request's `ui_locales`, then the browser's Accept-Language. */
+export function waitingPageLanguages(params: Pick<AuthorizationParams, "uiLocales">, req: Request): string[] {
+  return [...params.uiLocales, ...acceptLanguageTags(req.headers.get("accept-language"))];
+}
 
 /**
  * The consumption device's page while a `prompt=mobile` request waits for the handset: the check
@@ -8,22 +16,27 @@ import { issuerBase } from "../../http/issuer-base";
  * while the browser keeps showing this page, and comes back here when nothing happened. This is the
  * one screen `prompt=mobile` shows, a deliberate deviation from the interface's "show no UI": without
  * it there is nothing to match the handset's request against (docs/interface.md, "Deviations from the standards").
+ * In the request's language (`languages`: waitingPageLanguages). The refresh is immediate (a delay of
+ * 0 is a redirect, not a timed refresh: axe's meta-refresh rule passes); the waiting is done by the
+ * held response, and the page stays readable meanwhile.
  */
-export function mobileWaitingPage({ requestId, checkCode, clientName, expiresAt }: {
-  requestId: string; checkCode: string; clientName: string; expiresAt: Date;
+export function mobileWaitingPage({ requestId, checkCode, clientName, expiresAt, languages }: {
+  requestId: string; checkCode: string; clientName: string; expiresAt: Date; languages: readonly string[];
 }): Response {
+  const t = getMessages(languages);
+  const m = t.mobileWait;
   const wait = `${issuerBase()}/authorize/wait/${requestId}`;
-  const until = expiresAt.toISOString().slice(11, 16);
-  const body = htmlDocument({ title: "Approve on your phone",
+  const until = `${expiresAt.toISOString().slice(11, 16)} UTC`;
+  const body = htmlDocument({ lang: t.lang, title: t.phone.title,
     head: `<meta http-equiv="refresh" content="0;url=${escapeHtml(wait)}">`
       + "<style>body{font-family:sans-serif;max-width:30rem;margin:1rem auto;padding:0 1rem}</style>",
     body: `<main>
-<h1 style="font-size:1.25rem">Approve on your phone</h1>
-<p>${escapeHtml(clientName)} asks you to approve this sign-in on your phone.</p>
-<p>On your phone, type this number:</p>
+<h1 style="font-size:1.25rem">${escapeHtml(t.phone.title)}</h1>
+<p>${escapeHtml(m.asks(clientName))}</p>
+<p>${escapeHtml(t.phone.check)}</p>
 <p id="check-code" style="font-size:2.5rem;font-weight:bold;letter-spacing:.2em;margin:.5rem 0">${escapeHtml(checkCode)}</p>
-<p role="status">Waiting for your answer. This request expires at ${until} UTC.</p>
-<p style="color:#444">Did not start this? Do not approve anything on your phone.</p>
+<p role="status">${escapeHtml(m.waiting(until))}</p>
+<p style="color:#444">${escapeHtml(m.notYou)}</p>
 </main>` });
   return new Response(body, { status: 200, headers: PAGE_HEADERS });
 }
