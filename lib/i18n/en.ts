@@ -159,6 +159,43 @@ export const en = {
     codeKept: (pinTries: number) =>
       `Your code is still valid: enter it again with your PIN. After ${pinTries} wrong PINs in a row, sign-in with this number is locked for a while.`,
   },
+  /** The subscriber's account page (app/account, docs/account.md). */
+  account: {
+    title: "Your account",
+    level: (level: string) => `Signed in at level ${level}.`,
+    appsTitle: "Apps you have allowed",
+    noApps: "You have not allowed any app yet.",
+    mayDo: (app: string) => `${app} may:`,
+    since: (date: string) => `Allowed since ${date}.`,
+    forget: (app: string) => `Forget ${app}`,
+    forgetHelp: "Forgetting an app withdraws your consent and signs it out: it must ask your permission again.",
+    handsetsTitle: "Your handsets",
+    noHandsets: "No phone is registered for approvals.",
+    enrolled: (date: string) => `Registered ${date}.`,
+    lastUsed: (date: string) => `Last used ${date}.`,
+    remove: (name: string) => `Remove ${name}`,
+    signInsTitle: "Recent sign-ins",
+    noSignIns: "No sign-in recorded yet.",
+    time: "Time (UTC)",
+    app: "App",
+    levelColumn: "Level",
+    utc: "Times are in UTC.",
+    thisPage: "This account page",
+    unknownApp: "An app no longer registered",
+    signOut: "Sign out",
+    signIn: "Sign in",
+    signInTitle: "Sign in to your account",
+    signInText: "See the apps you have allowed, your registered phones and your recent sign-ins.",
+    notices: {
+      forgotten: "The app was forgotten. It will ask your permission again.",
+      removed: "The phone was removed. It no longer receives approval requests.",
+      signed_out: "You are signed out of your account page.",
+      expired: "Your account page session has ended. Sign in again.",
+      cancelled: "Sign-in was cancelled.",
+      sign_in_failed: "The sign-in did not work. Try again.",
+      not_found: "That item was not found. Nothing was changed.",
+    } as Record<string, string>,
+  },
 };
 
 export type Messages = typeof en;
