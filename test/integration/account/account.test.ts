@@ -66,6 +66,12 @@ describe("signing in to /account", () => {
     // Stored hashed: the cookie's value is an access token of the account client, at rest as SHA-256 only.
     const token = await db.accessToken.findUniqueOrThrow({ where: { tokenHash: sha256(signedIn.cookies.get("account_session")!) } });
     expect(token).toMatchObject({ clientId: "account", subscriberId: s.id, acr: "2" });
+    // Never cached, never framed, forms only to ourselves.
+    const again = await signedIn.get(`${baseUrl}/account`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("cache-control")).toContain("no-store");
+    expect(again.headers.get("x-frame-options")).toBe("DENY");
+    expect(again.headers.get("content-security-policy")).toContain("form-action 'self'");
     // The account client never asks consent and is remembered nowhere.
     expect(await db.grant.count({ where: { subscriberId: s.id } })).toBe(0);
   });
