@@ -6,6 +6,7 @@ import { createRpClient } from "../fixtures/relying-party";
 import { expect, test } from "../fixtures/test";
 import { baseUrl, db } from "../fixtures/test-data";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
+import { startAuthorization } from "../screens/authorize";
 import { signInFlow } from "../screens/flow";
 import { signInWithCode } from "../screens/sign-in";
 
@@ -54,6 +55,11 @@ test("sign in with a code, see the app allowed earlier, forget it, remove a hand
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("status")).toHaveText("You are signed out of your account page.");
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expectAccessible(page, "account-signed-out");
+
+  // The forgotten app asks consent again at its next sign-in.
+  await startAuthorization(page, rp, { scope: "openid mc_identity_phonenumber" });
+  await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
 });
 
 for (const { display, use } of DISPLAYS) {
