@@ -51,7 +51,7 @@ export const ENDPOINTS = {
  * under one of these is a screen, served by Next.js behind proxy.ts. Anything else in app/ must be in
  * ENDPOINTS.
  */
-export const SCREEN_AREAS = ["/", "/interaction", "/handset", "/playground", "/unavailable"] as const;
+export const SCREEN_AREAS = ["/", "/interaction", "/handset", "/playground", "/unavailable", "/account"] as const;
 
 type Table = typeof ENDPOINTS;
 type Name = keyof Table;

@@ -1,7 +1,8 @@
+import { ACCOUNT_CLIENT_ID } from "../../clients/account-client-id";
 import type { RequestState } from "./choose-session";
 import type { AuthorizationParams } from "./types";
 
-type Params = Pick<AuthorizationParams, "prompt" | "scopes">;
+type Params = Pick<AuthorizationParams, "prompt" | "scopes"> & Partial<Pick<AuthorizationParams, "clientId">>;
 
 /**
  * Consent that can never be remembered: `prompt=consent` (OIDC Core §3.1.2.1) and `mc_authz`,
@@ -14,11 +15,13 @@ export function consentAlwaysAsked(params: Params): boolean {
 /**
  * Whether the subscriber must still consent (pure): not when this request was consented to on
  * the consent screen, otherwise unless a remembered grant for (subscriber, client) covers every
- * requested scope (a request for more scopes asks again).
+ * requested scope (a request for more scopes asks again). Never for the account page's own client
+ * (lib/clients/account-client-id.ts): it is the subscriber's own account, nothing is shared with anyone.
  */
 export function needsConsent({ params, grantedScopes, request, sessionId }: {
   params: Params; grantedScopes: readonly string[] | null; request?: RequestState; sessionId: string;
 }): boolean {
+  if (params.clientId === ACCOUNT_CLIENT_ID) return false;
   if (request?.status === "consented" && request.sessionId === sessionId) return false;
   if (consentAlwaysAsked(params) || !grantedScopes) return true;
   return !params.scopes.every((s) => grantedScopes.includes(s));

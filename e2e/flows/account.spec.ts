@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { expectAccessible } from "../fixtures/a11y";
+import { DISPLAYS } from "../fixtures/displays";
+import { createRpClient } from "../fixtures/relying-party";
+import { expect, test } from "../fixtures/test";
+import { baseUrl, db } from "../fixtures/test-data";
+import { latestMessage, readNewCode } from "../screens/device-inbox";
+import { startAuthorization } from "../screens/authorize";
+import { signInFlow } from "../screens/flow";
+import { signInWithCode } from "../screens/sign-in";
+
+// The subscriber's account page (issue 17, docs/account.md): signed in with the same code, it lists the
+// apps allowed (forget), the handsets (remove) and the recent sign-ins, in every display, without script.
+
+mkdirSync("test-results/screens", { recursive: true });
+
+/** A registered handset for `subscriberId`, as enrolment leaves it. */
+async function enrolHandset(subscriberId: string, name: string) {
+  await db.device.create({ data: { id: randomUUID(), subscriberId, name, secretHash: randomUUID() } });
+}
+
+/** Opens /account (query kept) and signs in with the code from the device inbox (and the PIN at level 3). */
+async function signInToAccount(page: import("@playwright/test").Page, subscriber: { msisdn: string; pin: string },
+  query = "") {
+  await page.goto(`${baseUrl()}/account${query}`);
+  await signInWithCode(page, { msisdn: subscriber.msisdn, pin: query.includes("level=3") ? subscriber.pin : undefined });
+  await expect(page).toHaveURL(/\/account\?/);
+}
+
+test("sign in with a code, see the app allowed earlier, forget it, remove a handset", async ({ page, rp, subscriber }) => {
+  // A normal sign-in to an app, consent allowed (remembered).
+  await signInFlow(page, rp, subscriber, { scope: "openid mc_identity_phonenumber" });
+  await enrolHandset(subscriber.id, "Kitchen phone");
+
+  await signInToAccount(page, subscriber);
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+  await expect(page.getByText("Signed in at level 2.")).toBeVisible();
+  const apps = page.getByRole("list", { name: "Apps you have allowed" });
+  await expect(apps.getByRole("heading", { name: rp.name })).toBeVisible();
+  await expect(apps.getByRole("list", { name: `${rp.name} may:` })).toContainText("See your mobile number");
+  const signIns = page.getByRole("table", { name: "Recent sign-ins" });
+  await expect(signIns.getByRole("row").filter({ hasText: rp.name })).toContainText("2");
+  await expect(signIns.getByRole("row").filter({ hasText: "This account page" }).first()).toBeVisible();
+
+  await page.getByRole("button", { name: `Forget ${rp.name}` }).click();
+  await expect(page.getByRole("status")).toHaveText("The app was forgotten. It will ask your permission again.");
+  await expect(page.getByRole("button", { name: `Forget ${rp.name}` })).toHaveCount(0);
+  await expect(page.getByText("You have not allowed any app yet.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Remove Kitchen phone" }).click();
+  await expect(page.getByRole("status")).toContainText("The phone was removed.");
+  await expect(page.getByText("No phone is registered for approvals.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("status")).toHaveText("You are signed out of your account page.");
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expectAccessible(page, "account-signed-out");
+
+  // The forgotten app asks consent again at its next sign-in.
+  await startAuthorization(page, rp, { scope: "openid mc_identity_phonenumber" });
+  await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
+});
+
+for (const { display, use } of DISPLAYS) {
+  test.describe(`display=${display}`, () => {
+    test.use(use);
+
+    test(`the account page works and passes axe${display === "wap" ? " without JavaScript" : ""}`, async ({ page, rp, subscriber }) => {
+      await db.grant.create({ data: { id: randomUUID(), subscriberId: subscriber.id, clientId: rp.id,
+        scope: "openid mc_identity_phonenumber" } });
+      await enrolHandset(subscriber.id, "Work phone");
+      await signInToAccount(page, subscriber, `?display=${display}`);
+      expect(new URL(page.url()).searchParams.get("display")).toBe(display);
+      await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+      await expect(page.getByRole("button", { name: `Forget ${rp.name}` })).toBeVisible();
+      await page.screenshot({ path: `test-results/screens/account-${display}.png`, fullPage: true });
+      await expectAccessible(page, `account-${display}`, { scriptless: display === "wap" });
+
+      await page.getByRole("button", { name: `Forget ${rp.name}` }).click();
+      await expect(page.getByRole("status")).toContainText("The app was forgotten.");
+      expect(new URL(page.url()).searchParams.get("display")).toBe(display);
+      await expect(page.getByRole("button", { name: "Remove Work phone" })).toBeVisible();
+      await expectAccessible(page, `account-${display}-notice`, { scriptless: display === "wap" });
+    });
+  });
+}
+
+test("in French, from ui_locales to the sign-in screens and back", async ({ page, subscriber }) => {
+  await page.goto(`${baseUrl()}/account?ui_locales=fr`);
+  const before = await latestMessage(page, subscriber.msisdn);
+  await page.getByLabel("Numéro de mobile").fill(`+${subscriber.msisdn}`);
+  await page.getByRole("button", { name: "Continuer" }).click();
+  await page.getByLabel("Code").fill(await readNewCode(page, subscriber.msisdn, before));
+  await page.getByRole("button", { name: "Continuer" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Votre compte" })).toBeVisible();
+  await expect(page.getByText("Vous n’avez encore autorisé aucune application.")).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/account-page-fr.png", fullPage: true });
+  await expectAccessible(page, "account-fr");
+});
+
+test("level 3 asks the PIN too", async ({ page, subscriber }) => {
+  await page.goto(`${baseUrl()}/account?level=3`);
+  await signInWithCode(page, { msisdn: subscriber.msisdn, pin: subscriber.pin });
+  await expect(page.getByText("Signed in at level 3.")).toBeVisible();
+});

@@ -1,0 +1,27 @@
+import { forgetClientGrant } from "../grants/forget-client-grant";
+import { removeSubscriberDevice } from "../devices/remove-subscriber-device";
+import { revokeAccessToken } from "../tokens/revoke-access-token";
+import type { AccountAction } from "./account-post";
+import { clearSessionCookie } from "./account-cookies";
+
+/**
+ * POST /account/forget (`client_id`): forget this app. Only the signed-in subscriber's own grant can be
+ * found (lib/grants/forget-client-grant.ts), so another subscriber's client id reads as not found.
+ */
+export const forgetApp: AccountAction = async ({ session, form, ip }) => {
+  const clientId = form.get("client_id") ?? "";
+  if (!clientId || clientId.length > 200) return { e: "not_found" };
+  return (await forgetClientGrant({ subscriberId: session.subscriberId, clientId, ip }))
+    ? { done: "forgotten" } : { e: "not_found" };
+};
+
+/** POST /account/remove-handset (`device_id`): remove one of the subscriber's own handsets. */
+export const removeHandset: AccountAction = async ({ session, form, ip }) =>
+  (await removeSubscriberDevice({ subscriberId: session.subscriberId, deviceId: form.get("device_id") ?? "", ip }))
+    ? { done: "removed" } : { e: "not_found" };
+
+/** POST /account/sign-out: the session's access token is revoked and its cookie cleared. */
+export const signOut: AccountAction = async ({ session }) => {
+  await revokeAccessToken({ tokenHash: session.tokenHash });
+  return { done: "signed_out", setCookie: clearSessionCookie() };
+};
