@@ -133,7 +133,7 @@ export const en = {
   },
   footer: { policy: "Policy", terms: "Terms" },
   sms: {
-    code: (client: string, code: string) => `Your sign-in code for ${client} is ${code}`,
+    code: (client: string, code: string, operator?: string) => `${operator ? `${operator}: ` : ""}Your sign-in code for ${client} is ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {
@@ -158,6 +158,10 @@ export const en = {
   pinRetry: {
     codeKept: (pinTries: number) =>
       `Your code is still valid: enter it again with your PIN. After ${pinTries} wrong PINs in a row, sign-in with this number is locked for a while.`,
+  },
+  /** The operator's branding (lib/branding): the support link of the frames (BRAND_SUPPORT_URL). */
+  branding: {
+    support: "Help and support",
   },
 };
 

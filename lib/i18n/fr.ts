@@ -132,7 +132,7 @@ export const fr: Messages = {
   },
   footer: { policy: "Politique", terms: "Conditions" },
   sms: {
-    code: (client, code) => `Votre code de connexion pour ${client} est ${code}`,
+    code: (client, code, operator) => `${operator ? `${operator}\u00a0: ` : ""}Votre code de connexion pour ${client} est ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {
@@ -157,5 +157,8 @@ export const fr: Messages = {
   pinRetry: {
     codeKept: (pinTries) =>
       `Votre code est toujours valable : saisissez-le de nouveau avec votre code PIN. Après ${pinTries} codes PIN erronés d'affilée, la connexion avec ce numéro est bloquée pendant un moment.`,
+  },
+  branding: {
+    support: "Aide et assistance",
   },
 };
