@@ -120,7 +120,8 @@ test.describe("with the demo theme", () => {
     expect(logo.status()).toBe(200);
     expect(logo.headers()["content-type"]).toBe("image/svg+xml");
     expect(logo.headers()["x-content-type-options"]).toBe("nosniff");
-    expect(logo.headers()["content-security-policy"]).toMatch(/default-src 'none'|script-src 'self' 'nonce-/);
+    expect(logo.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect((await request.get(`${baseUrl()}/brand/other`)).status()).toBe(404);
     const theme = await request.get(`${baseUrl()}/brand/theme.css`);
     expect(theme.headers()["content-type"]).toMatch(/^text\/css/);
     const css = await theme.text();
