@@ -45,9 +45,14 @@ export function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** White or near-black, whichever reads better on `background` (one of them always reaches 4.5:1). */
+/**
+ * The text colour for `background`: white or the near-black ink, whichever reads better; black when
+ * neither reaches 4.5:1 (white or black always does: the better of the two is at least 4.58:1).
+ */
 export function textOn(background: string): string {
-  return contrast("#ffffff", background) >= contrast("#0f172a", background) ? "#ffffff" : "#0f172a";
+  const best = contrast("#ffffff", background) >= contrast("#0f172a", background) ? "#ffffff" : "#0f172a";
+  if (contrast(best, background) >= AA_TEXT) return best;
+  return contrast("#ffffff", background) >= contrast("#000000", background) ? "#ffffff" : "#000000";
 }
 
 /** `a` mixed with `b` (weight of `b`, 0 to 1). */
