@@ -7,6 +7,7 @@ import { createRpClient } from "../fixtures/relying-party";
 import { baseUrl, createTestSubscriber } from "../fixtures/test-data";
 import { authorizeUrl, startAuthorization } from "../screens/authorize";
 import { latestMessage, readNewCode } from "../screens/device-inbox";
+import { allowConsent, screenAlert, submitCode, submitNumber } from "../screens/sign-in";
 
 // Operator branding (issue 17): a service started with the demo theme (e2e/fixtures/branded-server.ts)
 // shows the operator's name, logo, colours and support link on every screen and in the text message,
@@ -62,6 +63,40 @@ test.describe("with the demo theme", () => {
         });
       });
     }
+  }
+
+  for (const { display, use } of DISPLAYS.filter((d) => d.display !== "wap")) {
+    test.describe(`display=${display}, dark scheme, every step`, () => {
+      test.use({ ...use, colorScheme: "dark" });
+
+      test("code and PIN (with an error), consent, the transaction consent and the failure page pass axe", async ({ page }) => {
+        const check = (name: string) => expectAccessible(page, `branding-dark-${display}-${name}`);
+        const client = await createRpClient();
+        const s = await createTestSubscriber();
+        await startAuthorization(page, client, { display, acr: "3", scope: "openid mc_identity_signup" });
+        const before = await latestMessage(page, s.msisdn);
+        await submitNumber(page, `+${s.msisdn}`);
+        const code = await readNewCode(page, s.msisdn, before);
+        await submitCode(page, { code, pin: s.pin === "0000" ? "1111" : "0000" });
+        await expect(screenAlert(page)).toContainText("That PIN is not right");
+        await check("code-pin-error");
+        await submitCode(page, { code, pin: s.pin });
+        await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
+        await expect.poll(() => background(page, "Allow")).toBe(PRIMARY.dark);
+        await check("consent");
+        const interaction = page.url();
+        await allowConsent(page);
+
+        await startAuthorization(page, client, { display, scope: "openid mc_authz", context: "Pay 25.00 EUR", bindingMessage: "REF-1" });
+        await expect(page.locator("#binding-message")).toHaveText("REF-1");
+        await page.screenshot({ path: `test-results/screens/branding-${display}-dark-consent-mc_authz.png`, fullPage: true });
+        await check("consent-mc_authz");
+
+        await page.goto(interaction); // finished: the failure page in the request's display
+        await expect(page.getByRole("main").getByRole("img", { name: NAME })).toBeVisible();
+        await check("failure");
+      });
+    });
   }
 
   for (const colorScheme of SCHEMES) {
