@@ -1,8 +1,9 @@
 import { DocPage } from "@/components/doc-page";
+import { brandName } from "@/lib/branding/brand";
 
 export default function Home() {
   return (
-    <DocPage title="Operator Identity">
+    <DocPage title={brandName({ lang: "en", brand: "Operator Identity" })}>
       <p>Sign in to apps and websites with your mobile number.</p>
       <ul className="list-disc pl-6">
         <li><a className="underline" href="/.well-known/openid-configuration">Provider metadata</a></li>

@@ -109,4 +109,44 @@ describe("parseConfig", () => {
         expect(message).not.toContain("\n");
       });
   });
+
+  describe("operator branding", () => {
+    const LOGO = "e2e/fixtures/brand/demo-logo.svg";
+
+    it("is neutral by default and accepts a full brand (colours normalised, logo resolved)", () => {
+      const neutral = parseConfig({ ...SECRETS });
+      for (const key of ["BRAND_NAME", "BRAND_NAME_FR", "BRAND_LOGO", "BRAND_PRIMARY", "BRAND_PRIMARY_DARK", "BRAND_SUPPORT_URL"] as const) {
+        expect(neutral[key]).toBeUndefined();
+      }
+      const c = parseConfig({ ...SECRETS, BRAND_NAME: " Acme Mobile ", BRAND_NAME_FR: "Acme Mobile France", BRAND_LOGO: LOGO,
+        BRAND_PRIMARY: "#B4235A", BRAND_PRIMARY_DARK: "#f9a8d4", BRAND_SUPPORT_URL: "https://help.acme.example/id" });
+      expect(c).toMatchObject({ BRAND_NAME: "Acme Mobile", BRAND_NAME_FR: "Acme Mobile France",
+        BRAND_PRIMARY: "#b4235a", BRAND_PRIMARY_DARK: "#f9a8d4", BRAND_SUPPORT_URL: "https://help.acme.example/id" });
+      expect(c.BRAND_LOGO).toMatch(/e2e[/\\]fixtures[/\\]brand[/\\]demo-logo\.svg$/);
+      expect(parseConfig({ ...SECRETS, BRAND_SUPPORT_URL: "mailto:help@acme.example" }).BRAND_SUPPORT_URL)
+        .toBe("mailto:help@acme.example");
+      expect(parseConfig({ ...SECRETS, BRAND_PRIMARY: "#03c" }).BRAND_PRIMARY).toBe("#0033cc");
+    });
+
+    it.each([
+      ["BRAND_PRIMARY", { BRAND_PRIMARY: "blue" }, "must be a hex colour"],
+      ["BRAND_PRIMARY", { BRAND_PRIMARY: "#12345" }, "must be a hex colour"],
+      ["BRAND_PRIMARY", { BRAND_PRIMARY: "#1d4ed8;}body{" }, "must be a hex colour"],
+      ["BRAND_PRIMARY", { BRAND_PRIMARY: "#facc15" }, "contrast against the white surface"],
+      ["BRAND_PRIMARY_DARK", { BRAND_PRIMARY_DARK: "#1e3a8a" }, "contrast against the dark surface"],
+      ["BRAND_SUPPORT_URL", { BRAND_SUPPORT_URL: "http://help.acme.example" }, "https: URL or a mailto:"],
+      ["BRAND_SUPPORT_URL", { BRAND_SUPPORT_URL: "javascript:alert(1)" }, "https: URL or a mailto:"],
+      ["BRAND_SUPPORT_URL", { BRAND_SUPPORT_URL: "mailto:nobody" }, "https: URL or a mailto:"],
+      ["BRAND_LOGO", { BRAND_LOGO: "e2e/fixtures/brand/missing-logo.svg" }, "must name an existing file"],
+      ["BRAND_LOGO", { BRAND_LOGO: "e2e/fixtures/brand" }, "must be the path of an .svg or .png file"],
+      ["BRAND_LOGO", { BRAND_LOGO: "package.json" }, "must be the path of an .svg or .png file"],
+      ["BRAND_NAME", { BRAND_NAME: "x".repeat(61) }, "at most 60"],
+      ["BRAND_NAME", { BRAND_NAME: "<script>" }, "must not contain"],
+    ])("refuses a bad %s (%j) with one line saying why", (name, bad, why) => {
+      const message = failure({ ...SECRETS, ...bad });
+      expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));
+      expect(message).toContain(why);
+      expect(message).not.toContain("\n");
+    });
+  });
 });

@@ -1,8 +1,10 @@
+import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
+import { AA_TEXT, contrast, DARK_SURFACE, HEX_COLOUR, LIGHT_SURFACE, normaliseHex } from "./branding/colour";
 
 /**
  * The service configuration: the only reader of `process.env`.
@@ -34,7 +36,51 @@ const cidrList = z.string().default("").transform((value, ctx): CidrRange[] => {
   return ranges;
 });
 
+/** The operator's brand (lib/branding, docs/configuration.md "Branding"): every key optional, the default neutral. */
+const brandName = z.string().trim().min(1).max(60, "must be at most 60 characters")
+  .refine((v) => !/[\u0000-\u001f\u007f<>]/.test(v), "must not contain control characters or < >");
+const brandColour = (surface: string, where: string) => z.string()
+  .regex(HEX_COLOUR, "must be a hex colour such as #1d4ed8")
+  .transform((v) => normaliseHex(v))
+  .refine((v) => contrast(v, surface) >= AA_TEXT, {
+    error: (issue) => `must reach ${AA_TEXT}:1 contrast against the ${where} (${String(issue.input)} gives `
+      + `${contrast(String(issue.input), surface).toFixed(2)}:1): links and the brand line are written in it`,
+  });
+export const MAX_LOGO_BYTES = 100 * 1024;
+const brandLogo = z.string()
+  .refine((v) => /\.(svg|png)$/i.test(v), "must be the path of an .svg or .png file")
+  .transform((v, ctx) => {
+    const file = path.resolve(process.cwd(), v);
+    let size = -1;
+    try {
+      const st = statSync(file);
+      size = st.isFile() ? st.size : -1;
+    } catch { /* missing */ }
+    if (size < 0) ctx.addIssue({ code: "custom", message: `must name an existing file (${file} not found)` });
+    else if (size > MAX_LOGO_BYTES) ctx.addIssue({ code: "custom", message: `must be at most ${MAX_LOGO_BYTES / 1024} KB` });
+    return file;
+  });
+
+const brandSchema = {
+  BRAND_NAME: brandName.optional(),
+  BRAND_NAME_FR: brandName.optional(),
+  BRAND_LOGO: brandLogo.optional(),
+  BRAND_PRIMARY: brandColour(LIGHT_SURFACE, "white surface").optional(),
+  BRAND_PRIMARY_DARK: brandColour(DARK_SURFACE, `dark surface ${DARK_SURFACE}`).optional(),
+  BRAND_SUPPORT_URL: z.string()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === "https:" && !!u.hostname) || (u.protocol === "mailto:" && /^[^@\s]+@[^@\s]+$/.test(u.pathname));
+      } catch {
+        return false;
+      }
+    }, "must be an https: URL or a mailto: address")
+    .optional(),
+};
+
 const schema = z.object({
+  ...brandSchema,
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   ISSUER: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })

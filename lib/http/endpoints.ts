@@ -44,6 +44,8 @@ export const ENDPOINTS = {
   mobileWait: { path: "/authorize/wait/[id]", kind: "api" },
   /** next-auth's handler for the playground, the relying party inside the product. */
   playgroundAuth: { path: "/api/auth/[...nextauth]", kind: "api" },
+  /** The operator's logo and theme stylesheet (app/brand/[asset]/route.ts, lib/branding). */
+  brandAsset: { path: "/brand/[asset]", kind: "api" },
 } as const satisfies Record<string, Endpoint>;
 
 /**

@@ -42,17 +42,20 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
  * error code, its technical `description` and the reference in a details section below.
  */
 export function htmlErrorPage({ status = 400, lang = "en", title, message, hint, description, error, requestId,
-  labels = { details: "Details", errorCode: "Error code", reference: "Reference" } }: {
+  labels = { details: "Details", errorCode: "Error code", reference: "Reference" }, brand }: {
   status?: number; lang?: string; title: string; message: string; hint?: string; description?: string;
   error?: string; requestId?: string; labels?: { details: string; errorCode: string; reference: string };
+  /** The operator's name, its colour rules (trusted CSS from lib/branding) and support link. */
+  brand?: { name: string; css: string; support?: { href: string; text: string } };
 }): Response {
   const detail = [error && `${labels.errorCode}: ${error}`, description, requestId && `${labels.reference}: ${requestId}`]
     .filter(Boolean) as string[];
   const body = htmlDocument({ lang, title,
     head: `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}h2{font-size:.9rem;color:#555;margin-top:2rem}p.detail{color:#595959;font-size:.85rem}</style>`,
-    body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
-<p>${escapeHtml(hint ?? "Return to the application you came from and try again.")}</p>
+h1{font-size:1.3rem}h2{font-size:.9rem;color:#555;margin-top:2rem}p.detail{color:#595959;font-size:.85rem}${brand?.css ?? ""}</style>`,
+    body: `<main>${brand ? `<p class="brand">${escapeHtml(brand.name)}</p>` : ""}<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
+<p>${escapeHtml(hint ?? "Return to the application you came from and try again.")}</p>${brand?.support
+  ? `\n<p><a href="${escapeHtml(brand.support.href)}">${escapeHtml(brand.support.text)}</a></p>` : ""}
 ${detail.length ? `<section aria-labelledby="details"><h2 id="details">${escapeHtml(labels.details)}</h2>
 ${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}</section>` : ""}</main>` });
   return new Response(body, { status, headers: PAGE_HEADERS });

@@ -133,7 +133,7 @@ export const en = {
   },
   footer: { policy: "Policy", terms: "Terms" },
   sms: {
-    code: (client: string, code: string) => `Your sign-in code for ${client} is ${code}`,
+    code: (client: string, code: string, operator?: string) => `${operator ? `${operator}: ` : ""}Your sign-in code for ${client} is ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {
@@ -208,6 +208,10 @@ export const en = {
       sign_in_failed: "The sign-in did not work. Try again.",
       not_found: "That item was not found. Nothing was changed.",
     } as Record<string, string>,
+  },
+  /** The operator's branding (lib/branding): the support link of the frames (BRAND_SUPPORT_URL). */
+  branding: {
+    support: "Help and support",
   },
 };
 

@@ -132,7 +132,7 @@ export const fr: Messages = {
   },
   footer: { policy: "Politique", terms: "Conditions" },
   sms: {
-    code: (client, code) => `Votre code de connexion pour ${client} est ${code}`,
+    code: (client, code, operator) => `${operator ? `${operator}\u00a0: ` : ""}Votre code de connexion pour ${client} est ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {
@@ -205,5 +205,8 @@ export const fr: Messages = {
       sign_in_failed: "La connexion n’a pas abouti. Réessayez.",
       not_found: "Cet élément est introuvable. Rien n’a été modifié.",
     },
+  },
+  branding: {
+    support: "Aide et assistance",
   },
 };

@@ -1,5 +1,6 @@
 import { storeSignInCode } from "../authorization-request/store-sign-in-code";
 import { getMessages } from "../i18n/get-messages";
+import { configuredBrandName } from "../branding/brand";
 import { getMessagingChannel } from "../messaging/messaging-channel";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { limitCodeSends } from "../security/limit-code-sends";
@@ -35,7 +36,8 @@ export async function issueSignInCode({ requestId, params, recipient, target, re
   });
   if (!stored) return { issued: false };
   if (active) {
-    const body = getMessages(params.uiLocales).sms.code(params.clientName, code);
+    const t = getMessages(params.uiLocales);
+    const body = t.sms.code(params.clientName, code, configuredBrandName(t.lang));
     await getMessagingChannel().send({ msisdn: active.msisdn, body });
   }
   return { issued: true };

@@ -6,6 +6,7 @@ import { logger } from "../../log";
 import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
 import { requestMessages } from "../../i18n/request-language";
+import { errorPageBrand } from "../../branding/error-page-brand";
 import { redirectError, type RedirectTarget } from "./redirect-to-client";
 
 /**
@@ -41,7 +42,7 @@ function errorPage(req: Request | undefined, status: number, ours: boolean, erro
   const m = t.authorizeError;
   return htmlErrorPage({ status, lang, title: ours ? m.serverTitle : m.title, message: ours ? m.serverMessage : m.message,
     hint: m.back, error, description, requestId,
-    labels: { details: m.detailsLabel, errorCode: m.errorCode, reference: m.reference } });
+    labels: { details: m.detailsLabel, errorCode: m.errorCode, reference: m.reference }, brand: errorPageBrand(t) });
 }
 
 /** Where a step stores the redirect target once it is verified, so errors after that are redirected. */
