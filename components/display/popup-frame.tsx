@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n/get-messages";
+import { LanguageSwitch } from "./language-switch";
 
 /** `display=popup`: fits a 450×500 window (OIDC Core §3.1.2.1, the interface's recommended size); no site chrome. */
 export function PopupFrame({ t, children }: { t: Messages; children: React.ReactNode }) {
@@ -6,6 +7,7 @@ export function PopupFrame({ t, children }: { t: Messages; children: React.React
     <main lang={t.lang} className="mx-auto w-full max-w-[450px] bg-white px-5 py-4">
       <p className="mb-3 text-xs font-semibold tracking-wide text-blue-800 uppercase">{t.brand}</p>
       {children}
+      <LanguageSwitch t={t} className="mt-3 text-xs" />
     </main>
   );
 }

@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n/get-messages";
+import { LanguageSwitch } from "./language-switch";
 
 /** `display=touch`: full-width, big text and tap targets of at least 48 px (WCAG 2.5.5 / platform guidance). */
 export function TouchFrame({ t, children }: { t: Messages; children: React.ReactNode }) {
@@ -7,6 +8,7 @@ export function TouchFrame({ t, children }: { t: Messages; children: React.React
       <div className="mx-auto max-w-lg">
         <p className="mb-6 text-base font-bold tracking-wide text-blue-800 uppercase">{t.brand}</p>
         {children}
+        <LanguageSwitch t={t} className="mt-6 text-base [&_a]:inline-block [&_a]:py-3" />
       </div>
     </main>
   );

@@ -1,4 +1,5 @@
 import type { Messages } from "@/lib/i18n/get-messages";
+import { LanguageSwitch } from "./language-switch";
 
 /** `display=wap`: feature phones - minimal markup, plain forms, no script needed. */
 export function WapFrame({ t, children }: { t: Messages; children: React.ReactNode }) {
@@ -6,6 +7,7 @@ export function WapFrame({ t, children }: { t: Messages; children: React.ReactNo
     <main lang={t.lang} className="p-2 text-sm">
       <p className="font-bold">{t.brand}</p>
       {children}
+      <LanguageSwitch t={t} className="mt-2" />
     </main>
   );
 }
