@@ -185,20 +185,3 @@ test("the handset app in French: enrolment with a national number, the request l
   await phone.context().close();
   await laptop.context().close();
 });
-
-test("the authorization endpoint's error page: French from Accept-Language, the switch back to the same request", async ({ browser }) => {
-  const context = await browser.newContext({ locale: "fr-FR", extraHTTPHeaders: { "accept-language": FR } });
-  const page = await context.newPage();
-  const { url } = authorizeUrl({ ...(await createRpClient()), redirectUri: "https://evil.example/cb" });
-  const res = await page.goto(url);
-  expect(res?.status()).toBe(400);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cette demande de connexion ne peut pas être traitée");
-  await expect(page.locator("html")).toHaveAttribute("lang", "fr");
-  const target = new URL(url);
-  await switchTo(page, "English", target.pathname + target.search);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in request cannot be processed");
-  await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  await expectAccessible(page, "language-authorize-error-en");
-  await shot(page, "authorize-error-page");
-  await context.close();
-});

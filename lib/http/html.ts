@@ -42,11 +42,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
  * error code, its technical `description` and the reference in a details section below.
  */
 export function htmlErrorPage({ status = 400, lang = "en", title, message, hint, description, error, requestId,
-  labels = { details: "Details", errorCode: "Error code", reference: "Reference" }, end = "" }: {
+  labels = { details: "Details", errorCode: "Error code", reference: "Reference" } }: {
   status?: number; lang?: string; title: string; message: string; hint?: string; description?: string;
   error?: string; requestId?: string; labels?: { details: string; errorCode: string; reference: string };
-  /** Markup (escaped by the caller) at the end of `main`: the language switch. */
-  end?: string;
 }): Response {
   const detail = [error && `${labels.errorCode}: ${error}`, description, requestId && `${labels.reference}: ${requestId}`]
     .filter(Boolean) as string[];
@@ -56,6 +54,6 @@ h1{font-size:1.3rem}h2{font-size:.9rem;color:#555;margin-top:2rem}p.detail{color
     body: `<main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
 <p>${escapeHtml(hint ?? "Return to the application you came from and try again.")}</p>
 ${detail.length ? `<section aria-labelledby="details"><h2 id="details">${escapeHtml(labels.details)}</h2>
-${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}</section>` : ""}${end}</main>` });
+${detail.map((d) => `<p class="detail">${escapeHtml(d)}</p>`).join("\n")}</section>` : ""}</main>` });
   return new Response(body, { status, headers: PAGE_HEADERS });
 }

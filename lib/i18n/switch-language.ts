@@ -1,8 +1,7 @@
 import { config } from "../config";
 import { issuerBase } from "../http/issuer-base";
 import { servicePath } from "../interaction/screen-headers";
-import { escapeHtml } from "../http/html";
-import { getMessages, SUPPORTED_LANGUAGES, type Messages } from "./get-messages";
+import { SUPPORTED_LANGUAGES } from "./get-messages";
 import { LANGUAGE_COOKIE } from "./request-language";
 
 /** Where the on-page language switch links to (GET, a plain link: it works without script, on WAP too). */
@@ -10,7 +9,7 @@ export const LANGUAGE_SWITCH_PATH = "/language";
 /** The chosen language is kept for a year. */
 const COOKIE_AGE = 365 * 86_400;
 const ORIGIN = "http://back.invalid";
-const MAX_BACK = 2048;
+const MAX_BACK = 1024;
 
 /**
  * `back` when it is a path of this service (relative to the issuer, as the screens' own links are:
@@ -36,16 +35,6 @@ export function safeBackPath(back: string | null | undefined): string {
 export function languageSwitchHref(lang: string, back: string): string {
   const query = new URLSearchParams({ lang, back: safeBackPath(back) });
   return servicePath(`${LANGUAGE_SWITCH_PATH}?${query.toString()}`);
-}
-
-/**
- * The switch as markup, for the pages written outside React (the authorization endpoint's error
- * page): the same navigation as components/display/language-switch.tsx.
- */
-export function languageSwitchHtml(t: Messages, back: string): string {
-  const links = SUPPORTED_LANGUAGES.filter((l) => l !== t.lang).map((l) =>
-    `<a href="${escapeHtml(languageSwitchHref(l, back))}" hreflang="${l}" lang="${l}">${escapeHtml(getMessages([l]).language.name)}</a>`);
-  return `<nav aria-label="${escapeHtml(t.language.label)}"><p>${links.join(" · ")}</p></nav>`;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { htmlErrorPage } from "../../http/html";
-import { issuerBase } from "../../http/issuer-base";
 import { withTransportHeaders } from "../../http/security-headers";
 import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
 import { unavailablePage } from "../../http/unavailable-page";
@@ -7,7 +6,6 @@ import { logger } from "../../log";
 import { randomToken } from "../../crypto";
 import { OAuthError } from "../errors";
 import { requestMessages } from "../../i18n/request-language";
-import { languageSwitchHtml } from "../../i18n/switch-language";
 import { redirectError, type RedirectTarget } from "./redirect-to-client";
 
 /**
@@ -43,21 +41,7 @@ function errorPage(req: Request | undefined, status: number, ours: boolean, erro
   const m = t.authorizeError;
   return htmlErrorPage({ status, lang, title: ours ? m.serverTitle : m.title, message: ours ? m.serverMessage : m.message,
     hint: m.back, error, description, requestId,
-    labels: { details: m.detailsLabel, errorCode: m.errorCode, reference: m.reference },
-    // The language switch comes back to the same GET (a POSTed request cannot be replayed by a link).
-    end: req?.method === "GET" ? languageSwitchHtml(t, backOf(req)) : "" });
-}
-
-/** The request's path and query relative to the issuer (as the switch's `back`). */
-function backOf(req: Request): string {
-  try {
-    const url = new URL(req.url);
-    const prefix = new URL(issuerBase()).pathname.replace(/\/$/, "");
-    const path = prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
-    return path + url.search;
-  } catch {
-    return "/";
-  }
+    labels: { details: m.detailsLabel, errorCode: m.errorCode, reference: m.reference } });
 }
 
 /** Where a step stores the redirect target once it is verified, so errors after that are redirected. */
