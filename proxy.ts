@@ -27,6 +27,7 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("content-security-policy", csp);
   requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("x-page-path", pathname + search); // the page's language and switch (lib/i18n/page-language.ts)
   const res = NextResponse.next({ request: { headers: requestHeaders } });
   res.headers.set("Content-Security-Policy", csp);
   for (const [k, v] of Object.entries(hstsHeaders())) res.headers.set(k, v);
@@ -54,6 +55,6 @@ export const config = {
     // Everything but static assets and the first path segment of every `kind: "api"` endpoint of the
     // registry (lib/http/endpoints.ts), which never renders a React page. Next.js reads this literal at
     // build time, so it cannot be computed: lib/http/endpoints.test.ts fails when it and the table differ.
-    "/((?!_next/static|_next/image|favicon\\.ico|token|premiuminfo|userinfo|revoke|introspect|jwks|\\.well-known|authorize|logout|api/|brand/).*)",
+    "/((?!_next/static|_next/image|favicon\.ico|token|premiuminfo|userinfo|revoke|introspect|jwks|\.well-known|authorize|logout|language|api/|brand/).*)",
   ],
 };

@@ -1,14 +1,13 @@
-import { headers } from "next/headers";
 import { DisplayFrame } from "@/components/display/display-frame";
-import { getMessages } from "@/lib/i18n/get-messages";
-import { acceptLanguageTags } from "@/lib/i18n/request-language";
+import { pageLanguage } from "@/lib/i18n/page-language";
 
 /**
- * The 404 page (issue 17): the product's frame (its `main` landmark), a heading and a link home, in
- * English or French after the request's Accept-Language (lib/i18n/request-language.ts). No script needed; Next.js answers it with status 404.
+ * The 404 page (issue 17): the product's frame (its `main` landmark, its language switch), a heading
+ * and a link home, in the page's language (lib/i18n/page-language.ts: the `lang` cookie, else
+ * Accept-Language). No script needed; Next.js answers it with status 404.
  */
 export default async function NotFound() {
-  const t = getMessages(acceptLanguageTags((await headers()).get("accept-language")));
+  const t = await pageLanguage();
   return (
     <DisplayFrame display="page" t={t}>
       {(ui) => (
@@ -21,4 +20,3 @@ export default async function NotFound() {
     </DisplayFrame>
   );
 }
-

@@ -113,7 +113,8 @@ async function main() {
   // the screens, then the page policy (CSP, HSTS) as proxy.ts sets it on the Next.js path.
   const screenHeaders = lean ? headersFor(rules, "/interaction/x") : null;
   async function serveScreen(req: http.IncomingMessage, res: http.ServerResponse, id: string, query: string) {
-    const page = await wapScreen({ id, cookie: req.headers.cookie ?? null, query: new URLSearchParams(query) });
+    const page = await wapScreen({ id, cookie: req.headers.cookie ?? null, query: new URLSearchParams(query),
+      acceptLanguage: req.headers["accept-language"] ?? null });
     if (!page) return nextHandler(req, res);
     for (const [k, v] of screenHeaders!) res.setHeader(k, v);
     for (const [k, v] of Object.entries(page.headers)) res.setHeader(k, v);

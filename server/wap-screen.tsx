@@ -7,6 +7,8 @@ import { readStepNotice } from "../lib/interaction/read-step-notice";
 import { escapeHtml, htmlDocument } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
 import { getMessages } from "../lib/i18n/get-messages";
+import { screenLanguages } from "../lib/i18n/request-language";
+import { renderWithSwitchBack } from "../lib/i18n/switch-back";
 import { currentScreen } from "../lib/interaction/current-screen";
 import { randomToken } from "../lib/crypto";
 import { isRequestId } from "../lib/authorization-request/request-id";
@@ -31,16 +33,17 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     // One read of the row: it decides WAP or not, then the same choice as the React page (currentScreen).
     const current = await currentScreen({ id, browserId: readBrowserId(cookie),
       wantsNumber: query.get("step") === "msisdn", display: "wap" });
-    if (!current) return await wapFailure(id, readBrowserId(cookie), acceptLanguage);
+    if (!current) return await wapFailure(id, cookie, acceptLanguage, query);
     const { params: p, screen, csrf } = current;
-    const t = getMessages(p.uiLocales);
+    // The language chosen with the switch, else ui_locales, else Accept-Language (lib/i18n/request-language.ts).
+    const t = getMessages(screenLanguages({ cookie, uiLocales: p.uiLocales, acceptLanguage }));
     const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
     const common = { id, csrf, t, clientName: p.clientName, ...notice };
-    const body = renderToStaticMarkup(
+    const body = renderWithSwitchBack(screenPath(id, query), () => renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>
         {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}
       </DisplayFrame>,
-    );
+    ));
     const nonce = randomToken(18);
     // No stylesheet, but targets of at least 24 x 24 CSS px and a visible focus indicator (issue 17).
     const html = htmlDocument({ lang: t.lang, title: t.brand, body,
@@ -58,18 +61,24 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
 }
 
 /** The failure page of a stored display=wap request that cannot continue, or null for any other. */
-async function wapFailure(id: string, browserId: string | null, acceptLanguage: string | null) {
-  const ctx = await failureContext(id, acceptLanguage, browserId);
+async function wapFailure(id: string, cookie: string | null, acceptLanguage: string | null, query: URLSearchParams) {
+  const ctx = await failureContext(id, acceptLanguage, readBrowserId(cookie));
   if (ctx.display !== "wap") return null;
-  const t = getMessages(ctx.languages);
-  const body = renderToStaticMarkup(
+  const t = getMessages(screenLanguages({ cookie, uiLocales: ctx.languages, acceptLanguage }));
+  const body = renderWithSwitchBack(screenPath(id, query), () => renderToStaticMarkup(
     <DisplayFrame display="wap" t={t}>
       {(ui) => <FailureStep t={t} ui={ui} reason={ctx.reason} backHref={ctx.backHref} />}
     </DisplayFrame>,
-  );
+  ));
   const html = htmlDocument({ lang: t.lang, title: t.brand, body,
     head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
       + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(undefined))}">` });
   return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),
     ...hstsHeaders(), "Content-Type": "text/html; charset=utf-8" } };
+}
+
+/** This screen's path and query, where its language switch comes back to. */
+function screenPath(id: string, query: URLSearchParams): string {
+  const search = query.toString();
+  return `/interaction/${id}${search ? `?${search}` : ""}`;
 }

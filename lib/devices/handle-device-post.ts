@@ -2,7 +2,8 @@ import { config } from "../config";
 import { clientIp } from "../http/client-ip";
 import { escapeHtml, htmlDocument, PAGE_HEADERS } from "../http/html";
 import { issuerBase } from "../http/issuer-base";
-import { en } from "../i18n/en";
+import type { Messages } from "../i18n/get-messages";
+import { requestMessages } from "../i18n/request-language";
 import { formatRetry } from "../i18n/format-retry";
 import { limitCodeSends } from "../security/limit-code-sends";
 import { readBodyText } from "../http/params";
@@ -29,11 +30,12 @@ function seeOther(path: string, ...cookies: string[]): Response {
  * 429 (RFC 6585 §4) with Retry-After and the exact time to try again: a plain page without a form
  * (none can work before then), since the enrolment forms work without script.
  */
-function tooManyCodes(retryAfter: number): Response {
-  const retry = formatRetry({ t: en, retryAt: new Date(Date.now() + retryAfter * 1000) });
-  const body = htmlDocument({ title: "Too many codes",
-    body: `<main><h1>Too many codes</h1><p role="alert">Too many codes were requested. ${escapeHtml(retry)}</p>`
-      + `<p><a href="${servicePath("/handset/enrol")}">Back</a></p></main>` });
+function tooManyCodes(retryAfter: number, t: Messages): Response {
+  const retry = formatRetry({ t, retryAt: new Date(Date.now() + retryAfter * 1000) });
+  const m = t.handset;
+  const body = htmlDocument({ lang: t.lang, title: m.tooManyTitle,
+    body: `<main><h1>${escapeHtml(m.tooManyTitle)}</h1><p role="alert">${escapeHtml(m.tooManyText)} ${escapeHtml(retry)}</p>`
+      + `<p><a href="${servicePath("/handset/enrol")}">${escapeHtml(m.back)}</a></p></main>` });
   return new Response(body, { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(retryAfter) } });
 }
 
@@ -55,11 +57,11 @@ export async function handleEnrolPost(req: Request, step: "start" | "confirm"): 
   const form = await readForm(req);
   if (!form) return seeOther("/handset/enrol?error=bad_request");
   if (step === "start") {
-    const msisdn = normaliseMsisdn(form.get("msisdn") ?? undefined);
+    const msisdn = normaliseMsisdn(form.get("msisdn") ?? undefined, { country: config().DEFAULT_COUNTRY });
     if (!msisdn) return seeOther("/handset/enrol?error=msisdn_invalid");
     // The same per-number and per-IP budget as sign-in codes (one SMS budget per number, known or not).
     const verdict = await limitCodeSends({ msisdn, ip: clientIp(req.headers) });
-    if (!verdict.allowed) return tooManyCodes(verdict.retryAfter);
+    if (!verdict.allowed) return tooManyCodes(verdict.retryAfter, requestMessages(req).t);
     const id = await startEnrolment({ msisdn });
     return seeOther("/handset/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
   }

@@ -42,6 +42,8 @@ export const ENDPOINTS = {
   resume: { path: "/authorize/resume/[id]", kind: "api" },
   /** Where a `prompt=mobile` request waits for the handset (lib/oauth/authorize/handle-mobile-wait.ts). */
   mobileWait: { path: "/authorize/wait/[id]", kind: "api" },
+  /** The on-page language switch of every screen: sets the `lang` cookie, 303 back (lib/i18n/switch-language.ts). */
+  language: { path: "/language", kind: "api" },
   /** next-auth's handler for the playground, the relying party inside the product. */
   playgroundAuth: { path: "/api/auth/[...nextauth]", kind: "api" },
   /** The operator's logo and theme stylesheet (app/brand/[asset]/route.ts, lib/branding). */

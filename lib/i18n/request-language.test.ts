@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptLanguageTags, requestMessages } from "./request-language";
+import { acceptLanguageTags, chosenLanguage, requestMessages, screenLanguages } from "./request-language";
 
 describe("acceptLanguageTags", () => {
   it("orders by q-value, then by position, and drops q=0, * and malformed tags", () => {
@@ -18,5 +18,19 @@ describe("requestMessages", () => {
     expect(r("https://op.example/a?ui_locales=de", "fr")).toBe("fr");
     expect(r("https://op.example/a")).toBe("en");
     expect(requestMessages(undefined).lang).toBe("en");
+  });
+});
+
+describe("the language chosen with the switch (lang cookie)", () => {
+  it("wins over ui_locales and Accept-Language; an unknown or malformed value is ignored", () => {
+    expect(chosenLanguage("a=1; lang=fr; b=2")).toBe("fr");
+    expect(chosenLanguage("lang=de")).toBeUndefined();
+    expect(chosenLanguage("lang=fr-x")).toBeUndefined();
+    expect(chosenLanguage(null)).toBeUndefined();
+    expect(screenLanguages({ cookie: "lang=en", uiLocales: ["fr"], acceptLanguage: "fr" })[0]).toBe("en");
+    expect(screenLanguages({ cookie: null, uiLocales: [], acceptLanguage: "fr-FR,en;q=0.5" })).toEqual(["fr-FR", "en"]);
+    expect(screenLanguages({ cookie: null, uiLocales: ["de"], acceptLanguage: "fr" })).toEqual(["de", "fr"]);
+    const req = new Request("https://op.example/a?ui_locales=fr", { headers: { cookie: "lang=en", "accept-language": "fr" } });
+    expect(requestMessages(req).lang).toBe("en");
   });
 });

@@ -1,4 +1,4 @@
-import { getMessages, type Messages } from "./get-messages";
+import { getMessages, SUPPORTED_LANGUAGES, type Messages } from "./get-messages";
 
 const MAX_TAGS = 10;
 const TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
@@ -34,13 +34,41 @@ export function languageTagList(value: string | undefined): string[] {
   return [...new Set(value.split(" ").filter((tag) => TAG.test(tag)))];
 }
 
+/** The cookie holding the language chosen with the on-page switch (GET /language). */
+export const LANGUAGE_COOKIE = "lang";
+
+/** The language chosen with the switch (the `lang` cookie), when it is one we have; else undefined. */
+export function chosenLanguage(cookieHeader: string | null | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.slice(0, 8192).split(";")) {
+    const [k, v] = part.trim().split("=");
+    if (k === LANGUAGE_COOKIE && v && SUPPORTED_LANGUAGES.includes(v)) return v;
+  }
+  return undefined;
+}
+
 /**
- * The texts for a request as far as it can be read: its `ui_locales` query parameter (OIDC Core
- * §3.1.2.1, space-separated) first, then its `Accept-Language` header, else English.
+ * The language preference of a screen, most preferred first (issue 17): the language chosen with
+ * the on-page switch (the `lang` cookie), then the request's `ui_locales` (OIDC Core §3.1.2.1),
+ * then the browser's `Accept-Language`; getMessages() takes the first it has, else English.
+ */
+export function screenLanguages({ cookie, uiLocales = [], acceptLanguage }: {
+  cookie: string | null | undefined; uiLocales?: readonly string[]; acceptLanguage: string | null | undefined;
+}): string[] {
+  const chosen = chosenLanguage(cookie);
+  return [...(chosen ? [chosen] : []), ...uiLocales, ...acceptLanguageTags(acceptLanguage)];
+}
+
+/**
+ * The texts for a request as far as it can be read: the language chosen with the switch (`lang`
+ * cookie) first, then its `ui_locales` query parameter (OIDC Core §3.1.2.1, space-separated), then
+ * its `Accept-Language` header, else English.
  */
 export function requestMessages(req: Request | undefined): { lang: string; t: Messages } {
   let tags: string[] = [];
   if (req) {
+    const chosen = chosenLanguage(req.headers.get("cookie"));
+    if (chosen) return { lang: chosen, t: getMessages([chosen]) };
     try {
       const uiLocales = new URL(req.url).searchParams.get("ui_locales") ?? "";
       tags = languageTagList(uiLocales.slice(0, 256)).slice(0, MAX_TAGS);

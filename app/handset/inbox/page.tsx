@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { config } from "@/lib/config";
-import { getMessages } from "@/lib/i18n/get-messages";
+import { LanguageSwitch } from "@/components/display/language-switch";
+import { pageLanguage } from "@/lib/i18n/page-language";
 import { normaliseMsisdn } from "@/lib/interaction/normalise-msisdn";
 import { deviceInboxAllowed } from "@/lib/messaging/device-inbox-allowed";
 import { listMessages } from "@/lib/messaging/list-messages";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Device inbox", referrer: "no-referrer", robots: { index: false, follow: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await pageLanguage()).inbox.title, referrer: "no-referrer", robots: { index: false, follow: false } };
+}
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -20,12 +23,14 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function DeviceInboxPage({ searchParams }: Props) {
   if (!deviceInboxAllowed(config()) || !config().DEVICE_INBOX_ENABLED) notFound();
   const query = await searchParams;
-  const t = getMessages([]).inbox;
-  const msisdn = typeof query.msisdn === "string" ? normaliseMsisdn(query.msisdn) : null;
+  const texts = await pageLanguage(); // the `lang` cookie, else Accept-Language
+  const t = texts.inbox;
+  // As typed on the sign-in number step: the national format of DEFAULT_COUNTRY or international.
+  const msisdn = typeof query.msisdn === "string" ? normaliseMsisdn(query.msisdn, { country: config().DEFAULT_COUNTRY }) : null;
   const messages = msisdn ? await listMessages({ msisdn }) : [];
-  const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium", dateStyle: "short" });
+  const time = new Intl.DateTimeFormat(texts.lang === "fr" ? "fr-FR" : "en-GB", { timeStyle: "medium", dateStyle: "short" });
   return (
-    <main className="mx-auto max-w-sm p-4">
+    <main lang={texts.lang} className="mx-auto max-w-sm p-4">
       <h1 className="text-xl font-semibold">{t.title}</h1>
       <p className="mb-3 text-sm text-slate-600">{t.note}</p>
       <form method="get" action="/handset/inbox" className="mb-4 flex items-end gap-2">
@@ -53,6 +58,7 @@ export default async function DeviceInboxPage({ searchParams }: Props) {
           <p className="mt-3 text-sm"><a className="underline" href={`/handset/inbox?msisdn=${msisdn}`}>{t.reload}</a></p>
         </section>
       )}
+      <LanguageSwitch t={texts} className="mt-6 text-sm" />
     </main>
   );
 }

@@ -4,9 +4,8 @@ import { DisplayFrame } from "@/components/display/display-frame";
 import { ScreenStep } from "@/components/interaction/screen-step";
 import { FailureStep } from "@/components/interaction/failure-step";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
-import { getMessages } from "@/lib/i18n/get-messages";
-import { currentScreen } from "@/lib/interaction/current-screen";
-import { failureContext } from "@/lib/interaction/failure-context";
+import { pageLanguage } from "@/lib/i18n/page-language";
+import { currentScreenOnce, failureContextOnce } from "@/lib/interaction/current-screen-once";
 import { formActionPolicy } from "@/lib/http/security-headers";
 import { readStepNotice } from "@/lib/interaction/read-step-notice";
 import { readBrowserId } from "@/lib/sessions/browser-cookie";
@@ -23,14 +22,14 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   const [{ id }, query, h] = await Promise.all([params, searchParams, headers()]);
   const browserId = readBrowserId(h.get("cookie"));
   const current = await loadOrUnavailable(
-    () => currentScreen({ id, browserId, wantsNumber: query.step === "msisdn" }), `/interaction/${id}`);
+    () => currentScreenOnce(id, browserId, query.step === "msisdn"), `/interaction/${id}`);
   if (!current) {
     // Unknown, expired, finished, or another browser's request: no redirect, in the stored request's
     // display and language (server/wap-screen.tsx renders display=wap without script), else the
     // default display and the browser's language. Only the starting browser learns which case, and
     // gets "Back to the app" for an expired or cancelled request (failure-context.ts).
-    const ctx = await failureContext(id, h.get("accept-language"), browserId);
-    const t = getMessages(ctx.languages);
+    const ctx = await failureContextOnce(id, h.get("accept-language"), browserId);
+    const t = await pageLanguage(); // the lang cookie, else its ui_locales, else Accept-Language (shared with the layout)
     return (
       <>
       <meta httpEquiv="Content-Security-Policy" content={formActionPolicy(undefined)} />
@@ -41,7 +40,7 @@ export default async function InteractionPage({ params, searchParams }: Props) {
     );
   }
   const { params: p, screen, csrf } = current;
-  const t = getMessages(p.uiLocales);
+  const t = await pageLanguage(); // the lang cookie, else ui_locales, else Accept-Language (shared with the layout)
   const notice = readStepNotice({ e: query.e, until: query.until, t });
   const common = { id, csrf, t, clientName: p.clientName, ...notice };
   return (

@@ -1,12 +1,13 @@
 import { escapeHtml, htmlDocument, PAGE_HEADERS } from "../../http/html";
 import { issuerBase } from "../../http/issuer-base";
 import { getMessages } from "../../i18n/get-messages";
-import { acceptLanguageTags } from "../../i18n/request-language";
+import { screenLanguages } from "../../i18n/request-language";
 import type { AuthorizationParams } from "./types";
 
-/** The waiting page's languages: the request's `ui_locales`, then the browser's Accept-Language. */
+/** The waiting page's languages: the one chosen with the switch, the request's `ui_locales`, Accept-Language. */
 export function waitingPageLanguages(params: Pick<AuthorizationParams, "uiLocales">, req: Request): string[] {
-  return [...params.uiLocales, ...acceptLanguageTags(req.headers.get("accept-language"))];
+  return screenLanguages({ cookie: req.headers.get("cookie"), uiLocales: params.uiLocales,
+    acceptLanguage: req.headers.get("accept-language") });
 }
 
 /**
