@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { describeConsent, type SharedAttribute } from "@/lib/interaction/describe-consent";
 import { servicePath } from "@/lib/interaction/screen-headers";
 import type { AuthorizationParams } from "@/lib/oauth/authorize/types";
@@ -5,13 +6,15 @@ import { ScreenForm } from "./screen-form";
 import type { StepProps } from "./step-props";
 
 /**
- * Consent: names the relying party, says what each scope allows, and what of THIS subscriber would
- * be shared (`shared`, from chooseScreen(): only attributes the subscriber has), first as a short
- * summary (one line per group, names only) and then, except on WAP (names only: a feature phone has
- * no room, and no `<details>`), the values in a `<details>` element that opens without JavaScript,
- * so Allow and Deny stay within a popup's or a phone's first screen. For `mc_authz` it shows
+ * Consent: names the relying party and says what of THIS subscriber would be shared (`shared`, from
+ * chooseScreen(): only attributes the subscriber has, lib/interaction/describe-consent.ts), as a
+ * summary of names by group, then the values in a `<details>` element (opens without JavaScript),
+ * so the subscriber can see exactly what leaves. On `popup` and `touch` the scope lines move into the
+ * details too and Allow/Deny stick to the bottom of the window (CSS only), so both are reachable
+ * without scrolling whatever the length of an `mc_authz` context. WAP (feature phones: no room, no
+ * stylesheet, `<details>` not supported everywhere) shows the names only. For `mc_authz` it shows
  * `context` and `binding_message` (rendered as text: React escapes them). "Forget it" links to the
- * account page (in a new window from a popup, so the sign-in in the popup is not lost).
+ * account page (from a popup in a new window, so the sign-in in the popup is not lost).
  */
 export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn, shared = [] }: StepProps & {
   params: AuthorizationParams; maskedMsisdn?: string; shared?: readonly SharedAttribute[];
@@ -20,6 +23,16 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
   const authz = params.scopes.includes("mc_authz");
   const wap = params.display === "wap";
   const popup = params.display === "popup";
+  // The small screens: what the app may do moves into the details, under the summary of what is shared.
+  const compact = popup || params.display === "touch";
+  const scopes = (
+    <>
+      <p className={ui.text} id="scopes-label">{t.consent.intro(clientName)}</p>
+      <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
+        {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
+      </ul>
+    </>
+  );
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.consent.title(clientName)}</h1>
@@ -39,53 +52,59 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
           </dl>
         </section>
       )}
-      <p className={ui.text} id="scopes-label">{t.consent.intro(clientName)}</p>
-      <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
-        {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
-      </ul>
+      {!compact && scopes}
       {groups.length > 0 && (
         <>
           <p className={ui.text} id="attributes-label">{t.consent.attributes}</p>
           <ul className={`${ui.text} list-disc pl-6`} id="attributes" aria-labelledby="attributes-label">
             {groups.map((g) => (
-              <li key={g.group}>{t.consent.groupLine(g.label, g.attributes.map((a) => a.label).join(", "))}</li>
+              <li key={g.group}>
+                <span className="font-semibold">{t.consent.groupLabel(g.label)}</span>{" "}
+                {g.attributes.map((a, i) => <Fragment key={a.name}>{i > 0 && ", "}<span>{a.label}</span></Fragment>)}
+              </li>
             ))}
           </ul>
-          {!wap && (
-            <details id="attribute-details" className={ui.text}>
-              <summary className={`${ui.link} cursor-pointer`}>{t.consent.details}</summary>
-              {groups.map((g) => (
-                <section key={g.group} aria-labelledby={`group-${g.group}`} className="mt-2">
-                  <h2 id={`group-${g.group}`} className="font-semibold">{g.label}</h2>
-                  <dl className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-x-3">
-                    {g.attributes.map((a) => (
-                      <div key={a.name} className="contents">
-                        <dt className={ui.muted}>{a.label}</dt>
-                        <dd className="break-words">{a.value}{a.verified ? ` (${t.consent.verified})` : ""}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                </section>
-              ))}
-            </details>
-          )}
         </>
+      )}
+      {!wap && (compact || groups.length > 0) && (
+        <details id="consent-details" className={`${ui.text} [&_summary]:scroll-mb-40`}>
+          <summary className={`${ui.link} cursor-pointer`}>{t.consent.details}</summary>
+          <div className="mt-2 space-y-2">
+            {compact && scopes}
+            {groups.map((g) => (
+              <section key={g.group} aria-labelledby={`group-${g.group}`}>
+                <h2 id={`group-${g.group}`} className="font-semibold">{g.label}</h2>
+                <dl className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-x-3">
+                  {g.attributes.map((a) => (
+                    <div key={a.name} className="contents">
+                      <dt className={ui.muted}>{a.label}</dt>
+                      <dd className="break-words">{a.value}{a.verified ? ` (${t.consent.verified})` : ""}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ))}
+          </div>
+        </details>
       )}
       <p className={`text-sm ${ui.muted}`}>
         {authz ? t.consent.notRemembered : (
           <>
             {t.consent.remembered}{" "}
-            <a id="forget" className={ui.link} href={servicePath("/account")}
+            <a id="forget" className={`${ui.link} scroll-mb-40`} href={servicePath("/account")}
               {...(popup ? { target: "_blank", rel: "noopener noreferrer" } : {})}>
               {t.consent.forget}{popup && <span className="sr-only"> {t.consent.newWindow}</span>}
             </a>
           </>
         )}
       </p>
-      <ScreenForm id={id} step="consent" csrf={csrf} className={ui.row}>
-        <button type="submit" name="decision" value="deny" id="deny" className={ui.secondary}>{t.consent.deny}</button>
-        <button type="submit" name="decision" value="allow" id="allow" className={ui.primary}>{t.consent.allow}</button>
-      </ScreenForm>
+      {/* popup and touch: the buttons stay in view (CSS only) whatever the length of the context above. */}
+      <div className={compact ? "sticky bottom-0 -mx-5 border-t border-slate-300 bg-white px-5 py-3" : undefined}>
+        <ScreenForm id={id} step="consent" csrf={csrf} className={compact ? "grid grid-cols-2 gap-3" : ui.row}>
+          <button type="submit" name="decision" value="deny" id="deny" className={ui.secondary}>{t.consent.deny}</button>
+          <button type="submit" name="decision" value="allow" id="allow" className={ui.primary}>{t.consent.allow}</button>
+        </ScreenForm>
+      </div>
     </div>
   );
 }

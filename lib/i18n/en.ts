@@ -51,8 +51,8 @@ export const en = {
     notRemembered: "This authorisation is asked for every transaction.",
     // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
     groups: { identity: "Identity", contact: "Contact", address: "Address" },
-    groupLine: (group: string, names: string) => `${group}: ${names}`,
-    details: "Show the details that will be shared",
+    groupLabel: (group: string) => `${group}:`,
+    details: "Show the details",
     verified: "verified",
     forget: "You can ask us to forget it at any time.",
     newWindow: "(opens in a new window)",

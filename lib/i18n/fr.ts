@@ -49,9 +49,9 @@ export const fr: Messages = {
     remembered: "Votre choix est mémorisé pour cette application.",
     notRemembered: "Cette autorisation est demandée à chaque opération.",
     // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
-    groups: { identity: "Identité", contact: "Coordonnées", address: "Adresse" },
-    groupLine: (group, names) => `${group}\u00a0: ${names}`,
-    details: "Afficher les informations qui seront partagées",
+    groups: { identity: "Identité", contact: "Coordonnées", address: "Adresse postale" },
+    groupLabel: (group) => `${group}\u00a0:`,
+    details: "Afficher le détail",
     verified: "vérifié",
     forget: "Vous pouvez nous demander de l'oublier à tout moment.",
     newWindow: "(s'ouvre dans une nouvelle fenêtre)",

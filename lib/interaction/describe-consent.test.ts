@@ -71,7 +71,7 @@ describe("sharedAttributes + describeConsent: only what would be shared", () => 
   it("names the groups and attributes in French", () => {
     const t = getMessages(["fr"]);
     const { groups } = describeConsent({ scopes: WIDE, t, shared: sharedAttributes(SIX, WIDE) });
-    expect(groups.map((g) => g.label)).toEqual(["Identité", "Coordonnées", "Adresse"]);
-    expect(t.consent.groupLine("Adresse", "Ville")).toBe("Adresse\u00a0: Ville");
+    expect(groups.map((g) => g.label)).toEqual(["Identité", "Coordonnées", "Adresse postale"]);
+    expect(t.consent.groupLabel("Adresse")).toBe("Adresse\u00a0:");
   });
 });
