@@ -74,14 +74,13 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
             {groups.map((g) => (
               <section key={g.group} aria-labelledby={`group-${g.group}`}>
                 <h2 id={`group-${g.group}`} className="font-semibold">{g.label}</h2>
-                <dl className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-x-3">
+                <ul aria-labelledby={`group-${g.group}`}>
                   {g.attributes.map((a) => (
-                    <div key={a.name} className="contents">
-                      <dt className={ui.muted}>{a.label}</dt>
-                      <dd className="break-words">{a.value}{a.verified ? ` (${t.consent.verified})` : ""}</dd>
-                    </div>
+                    <li key={a.name} className="break-words">
+                      {t.consent.valueLine(a.label, a.verified ? `${a.value} (${t.consent.verified})` : a.value)}
+                    </li>
                   ))}
-                </dl>
+                </ul>
               </section>
             ))}
           </div>

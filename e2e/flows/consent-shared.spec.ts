@@ -107,7 +107,7 @@ for (const { display, use } of DISPLAYS) {
           await expect(page.getByText("alice@example.test", { exact: false })).toBeVisible();
           await expect(page.getByText("Greater London")).toBeVisible();
           // The national identity number keeps its last four characters only.
-          await expect(page.getByText("•••••456C")).toBeVisible();
+          await expect(page.getByText(/•••••456C$/)).toBeVisible();
           await expect(page.getByText("QQ123456C")).toHaveCount(0);
           await page.screenshot({ path: `test-results/screens/consent-${display}${suffix}-details.png`, fullPage: true });
           await expectAccessible(page, `consent-${display}-${lang}-details`);
@@ -151,9 +151,11 @@ test("a subscriber with 6 attributes sees exactly those 6, grouped, not the 20 t
     "Identity: First name, Last name, Date of birth", "Contact: Email address", "Address: City, Country",
   ]);
   await page.getByText("Show the details").click();
-  for (const value of ["Ada", "Lovelace", "1815-12-10", "ada@example.test (verified)", "London", "GB"]) {
-    await expect(page.getByText(value, { exact: true })).toBeVisible();
-  }
+  await expect(page.getByRole("list", { name: "Identity" }).getByRole("listitem"))
+    .toHaveText(["First name: Ada", "Last name: Lovelace", "Date of birth: 1815-12-10"]);
+  await expect(page.getByRole("list", { name: "Contact" }).getByRole("listitem"))
+    .toHaveText(["Email address: ada@example.test (verified)"]);
+  await expect(page.getByRole("list", { name: "Address" }).getByRole("listitem")).toHaveText(["City: London", "Country: GB"]);
   await page.getByRole("button", { name: "Allow" }).click();
   await expectCode(page, state);
 });

@@ -52,6 +52,7 @@ export const en = {
     // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
     groups: { identity: "Identity", contact: "Contact", address: "Address" },
     groupLabel: (group: string) => `${group}:`,
+    valueLine: (label: string, value: string) => `${label}: ${value}`,
     details: "Show the details",
     verified: "verified",
     forget: "You can ask us to forget it at any time.",

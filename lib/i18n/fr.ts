@@ -51,6 +51,7 @@ export const fr: Messages = {
     // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
     groups: { identity: "Identité", contact: "Coordonnées", address: "Adresse postale" },
     groupLabel: (group) => `${group}\u00a0:`,
+    valueLine: (label, value) => `${label}\u00a0: ${value}`,
     details: "Afficher le détail",
     verified: "vérifié",
     forget: "Vous pouvez nous demander de l'oublier à tout moment.",

@@ -73,5 +73,6 @@ describe("sharedAttributes + describeConsent: only what would be shared", () => 
     const { groups } = describeConsent({ scopes: WIDE, t, shared: sharedAttributes(SIX, WIDE) });
     expect(groups.map((g) => g.label)).toEqual(["Identité", "Coordonnées", "Adresse postale"]);
     expect(t.consent.groupLabel("Adresse")).toBe("Adresse\u00a0:");
+    expect(t.consent.valueLine("Ville", "Paris")).toBe("Ville\u00a0: Paris");
   });
 });
