@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getMessages } from "../i18n/get-messages";
 import { premiumInfoAttributes, USERINFO_CLAIMS } from "../oauth/claims";
 import type { Subscriber } from "../subscribers/subscriber-row";
-import { describeConsent, sharedAttributes } from "./describe-consent";
+import { SUBSCRIBER_ATTRIBUTES } from "../subscribers/subscriber-attributes";
+import { ATTRIBUTE_GROUPS, describeConsent, sharedAttributes, VERIFIED_FLAGS } from "./describe-consent";
 
 /** A subscriber row with no attribute on file but those given. */
 function subscriber(attributes: Partial<Subscriber> = {}): Subscriber {
@@ -66,6 +67,11 @@ describe("sharedAttributes + describeConsent: only what would be shared", () => 
     ]);
     expect(shared.find((a) => a.name === "national_identifier")?.value).toBe("•••••456C");
     expect(shared.find((a) => a.name === "email")?.verified).toBe(false);
+  });
+
+  it("every attribute the claims can release has a group (or is a verified flag): none is left off the screen", () => {
+    const placed = [...Object.values(ATTRIBUTE_GROUPS).flat(), ...Object.keys(VERIFIED_FLAGS)];
+    expect([...placed].sort()).toEqual(Object.keys(SUBSCRIBER_ATTRIBUTES).sort());
   });
 
   it("names the groups and attributes in French", () => {

@@ -35,7 +35,7 @@ const USERINFO_TO_ATTRIBUTE: Record<string, SharedName> = {
 const ADDRESS_CLAIM_TO_ATTRIBUTE: Record<string, SharedName> = {
   street_address: "street_address", locality: "city", region: "state", postal_code: "postal_code", country: "country",
 };
-const VERIFIED_FLAGS: Record<string, SharedName> = { phone_number_verified: "phone_number", email_verified: "email" };
+export const VERIFIED_FLAGS: Record<string, SharedName> = { phone_number_verified: "phone_number", email_verified: "email" };
 const ORDER: readonly SharedName[] = Object.values(ATTRIBUTE_GROUPS).flat();
 
 /**
@@ -64,7 +64,9 @@ export function sharedAttributes(subscriber: Subscriber, scopes: readonly string
         const name = ADDRESS_CLAIM_TO_ATTRIBUTE[part];
         if (name && typeof v === "string") values.set(name, v);
       }
-    } else if (USERINFO_TO_ATTRIBUTE[claim] && (typeof value === "string")) values.set(USERINFO_TO_ATTRIBUTE[claim], value);
+    } else if (USERINFO_TO_ATTRIBUTE[claim] && typeof value === "string") {
+      values.set(USERINFO_TO_ATTRIBUTE[claim], value);
+    }
   }
   return ORDER.filter((name) => values.has(name)).map((name) => ({
     name, value: displayValue(name, values.get(name)!),
@@ -79,7 +81,9 @@ export function sharedAttributes(subscriber: Subscriber, scopes: readonly string
  */
 function displayValue(name: SharedName, value: string): string {
   if (name === "phone_number") return maskMsisdn(value.replace(/^\+/, ""));
-  if (name === "national_identifier") return value.length > 6 ? `${"•".repeat(value.length - 4)}${value.slice(-4)}` : "••••••";
+  if (name === "national_identifier") {
+    return value.length > 6 ? `${"•".repeat(value.length - 4)}${value.slice(-4)}` : "••••••";
+  }
   return value;
 }
 
