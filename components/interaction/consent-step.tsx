@@ -1,17 +1,38 @@
-import { describeConsent } from "@/lib/interaction/describe-consent";
+import { Fragment } from "react";
+import { describeConsent, type SharedAttribute } from "@/lib/interaction/describe-consent";
+import { servicePath } from "@/lib/interaction/screen-headers";
 import type { AuthorizationParams } from "@/lib/oauth/authorize/types";
 import { ScreenForm } from "./screen-form";
 import type { StepProps } from "./step-props";
 
 /**
- * Consent: names the relying party, says what each scope allows, lists the attributes shared, and
- * for `mc_authz` shows `context` and `binding_message` (rendered as text: React escapes them).
+ * Consent: names the relying party and says what of THIS subscriber would be shared (`shared`, from
+ * chooseScreen(): only attributes the subscriber has, lib/interaction/describe-consent.ts), as a
+ * summary of names by group, then the values in a `<details>` element (opens without JavaScript),
+ * so the subscriber can see exactly what leaves. On `popup` and `touch` the scope lines move into the
+ * details too and Allow/Deny stick to the bottom of the window (CSS only), so both are reachable
+ * without scrolling whatever the length of an `mc_authz` context. WAP (feature phones: no room, no
+ * stylesheet, `<details>` not supported everywhere) shows the names only. For `mc_authz` it shows
+ * `context` and `binding_message` (rendered as text: React escapes them). "Forget it" links to the
+ * account page (from a popup in a new window, so the sign-in in the popup is not lost).
  */
-export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn }: StepProps & {
-  params: AuthorizationParams; maskedMsisdn?: string;
+export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn, shared = [] }: StepProps & {
+  params: AuthorizationParams; maskedMsisdn?: string; shared?: readonly SharedAttribute[];
 }) {
-  const { scopeLines, attributes } = describeConsent({ scopes: params.scopes, t });
+  const { scopeLines, groups } = describeConsent({ scopes: params.scopes, t, shared });
   const authz = params.scopes.includes("mc_authz");
+  const wap = params.display === "wap";
+  const popup = params.display === "popup";
+  // The small screens: what the app may do moves into the details, under the summary of what is shared.
+  const compact = popup || params.display === "touch";
+  const scopes = (
+    <>
+      <p className={ui.text} id="scopes-label">{t.consent.intro(clientName)}</p>
+      <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
+        {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
+      </ul>
+    </>
+  );
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.consent.title(clientName)}</h1>
@@ -31,23 +52,58 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn 
           </dl>
         </section>
       )}
-      <p className={ui.text} id="scopes-label">{t.consent.intro(clientName)}</p>
-      <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
-        {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
-      </ul>
-      {attributes.length > 0 && (
+      {!compact && scopes}
+      {groups.length > 0 && (
         <>
           <p className={ui.text} id="attributes-label">{t.consent.attributes}</p>
           <ul className={`${ui.text} list-disc pl-6`} id="attributes" aria-labelledby="attributes-label">
-            {attributes.map((a) => <li key={a}>{a}</li>)}
+            {groups.map((g) => (
+              <li key={g.group}>
+                <span className="font-semibold">{t.consent.groupLabel(g.label)}</span>{" "}
+                {g.attributes.map((a, i) => <Fragment key={a.name}>{i > 0 && ", "}<span>{a.label}</span></Fragment>)}
+              </li>
+            ))}
           </ul>
         </>
       )}
-      <p className={`text-sm ${ui.muted}`}>{authz ? t.consent.notRemembered : t.consent.remembered}</p>
-      <ScreenForm id={id} step="consent" csrf={csrf} className={ui.row}>
-        <button type="submit" name="decision" value="deny" id="deny" className={ui.secondary}>{t.consent.deny}</button>
-        <button type="submit" name="decision" value="allow" id="allow" className={ui.primary}>{t.consent.allow}</button>
-      </ScreenForm>
+      {!wap && (compact || groups.length > 0) && (
+        <details id="consent-details" className={`${ui.text} [&_summary]:scroll-mb-40`}>
+          <summary className={`${ui.link} cursor-pointer`}>{t.consent.details}</summary>
+          <div className="mt-2 space-y-2">
+            {compact && scopes}
+            {groups.map((g) => (
+              <section key={g.group} aria-labelledby={`group-${g.group}`}>
+                <h2 id={`group-${g.group}`} className="font-semibold">{g.label}</h2>
+                <ul aria-labelledby={`group-${g.group}`}>
+                  {g.attributes.map((a) => (
+                    <li key={a.name} className="break-words">
+                      {t.consent.valueLine(a.label, a.verified ? `${a.value} (${t.consent.verified})` : a.value)}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </div>
+        </details>
+      )}
+      <p className={`text-sm ${ui.muted}`}>
+        {authz ? t.consent.notRemembered : (
+          <>
+            {t.consent.remembered}{" "}
+            <a id="forget" className={`${ui.link} scroll-mb-40`} href={servicePath("/account")}
+              {...(popup ? { target: "_blank", rel: "noopener noreferrer" } : {})}>
+              {t.consent.forget}{popup && <span className="sr-only"> {t.consent.newWindow}</span>}
+            </a>
+          </>
+        )}
+      </p>
+      {/* popup and touch: the buttons stay in view (CSS only) whatever the length of the context above. */}
+      <div className={compact ? "sticky bottom-0 -mx-5 border-t border-slate-300 bg-white px-5 py-3" : undefined}>
+        <ScreenForm id={id} step="consent" csrf={csrf} className={compact ? "grid grid-cols-2 gap-3" : ui.row}>
+          <button type="submit" name="decision" value="deny" id="deny" className={ui.secondary}>{t.consent.deny}</button>
+          <button type="submit" name="decision" value="allow" id="allow" className={ui.primary}>{t.consent.allow}</button>
+        </ScreenForm>
+      </div>
     </div>
   );
 }

@@ -25,7 +25,7 @@ export function ScreenStep({ screen, params: p, ...common }: StepProps & {
         burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
     case "phone":
       return <PhoneStep {...common} checkCode={screen.checkCode} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
-    case "consent": return <ConsentStep {...common} params={p} maskedMsisdn={screen.maskedMsisdn} />;
+    case "consent": return <ConsentStep {...common} params={p} maskedMsisdn={screen.maskedMsisdn} shared={screen.shared} />;
     default: return <ContinueStep id={common.id} t={common.t} ui={common.ui} />;
   }
 }

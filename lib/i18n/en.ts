@@ -47,8 +47,16 @@ export const en = {
     bindingMessage: "Reference shown on your other device",
     allow: "Allow",
     deny: "Deny",
-    remembered: "Your choice is remembered for this app. You can ask us to forget it at any time.",
+    remembered: "Your choice is remembered for this app.",
     notRemembered: "This authorisation is asked for every transaction.",
+    // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
+    groups: { identity: "Identity", contact: "Contact", address: "Address" },
+    groupLabel: (group: string) => `${group}:`,
+    valueLine: (label: string, value: string) => `${label}: ${value}`,
+    details: "Show the details",
+    verified: "verified",
+    forget: "You can ask us to forget it at any time.",
+    newWindow: "(opens in a new window)",
   },
   scopes: {
     openid: "Confirm it is you, using a private identifier for this app",

@@ -46,8 +46,16 @@ export const fr: Messages = {
     bindingMessage: "Référence affichée sur votre autre appareil",
     allow: "Autoriser",
     deny: "Refuser",
-    remembered: "Votre choix est mémorisé pour cette application. Vous pouvez nous demander de l'oublier à tout moment.",
+    remembered: "Votre choix est mémorisé pour cette application.",
     notRemembered: "Cette autorisation est demandée à chaque opération.",
+    // The consent screen's summary, details and account link (issue 17, consent that tells the truth).
+    groups: { identity: "Identité", contact: "Coordonnées", address: "Adresse postale" },
+    groupLabel: (group) => `${group}\u00a0:`,
+    valueLine: (label, value) => `${label}\u00a0: ${value}`,
+    details: "Afficher le détail",
+    verified: "vérifié",
+    forget: "Vous pouvez nous demander de l'oublier à tout moment.",
+    newWindow: "(s'ouvre dans une nouvelle fenêtre)",
   },
   scopes: {
     openid: "Confirmer votre identité, avec un identifiant propre à cette application",

@@ -1,6 +1,8 @@
 import { findWaitingRequest } from "../out-of-band/find-waiting-request";
 import { maskMsisdn } from "../messaging/mask-msisdn";
+import { findSubscriber } from "../subscribers/find-subscriber";
 import { findSubscriberMsisdn } from "../subscribers/find-subscriber-msisdn";
+import { sharedAttributes, type SharedAttribute } from "./describe-consent";
 import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
 import { MAX_CODE_ATTEMPTS } from "./one-time-code";
@@ -10,7 +12,7 @@ export type Screen =
   | { kind: "msisdn"; maskedMsisdn?: string }
   | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean }
   | { kind: "phone"; checkCode: string; bindingMessage?: string }
-  | { kind: "consent"; maskedMsisdn?: string }
+  | { kind: "consent"; maskedMsisdn?: string; shared: SharedAttribute[] }
   | { kind: "continue" };
 
 /**
@@ -27,7 +29,12 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
 }): Promise<Screen> {
   const { request, params, next } = pending;
   if (next === "consent" && request.status === "authenticated") {
-    return { kind: "consent", maskedMsisdn: await maskedNumberOf(request.subscriberId) };
+    // One read (as before: it gave the number): the subscriber's number and what the scopes would release.
+    const subscriber = request.subscriberId ? await findSubscriber({ id: request.subscriberId }) : null;
+    if (!subscriber) return { kind: "consent", shared: [] };
+    return {
+      kind: "consent", maskedMsisdn: maskMsisdn(subscriber.msisdn), shared: sharedAttributes(subscriber, params.scopes),
+    };
   }
   if ((next !== "login" && next !== "select_account") || request.status !== "pending") return { kind: "continue" };
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getMessages } from "../i18n/get-messages";
 import { maskMsisdn } from "../messaging/mask-msisdn";
 import { amrForAcr } from "./amr-for-acr";
-import { describeConsent } from "./describe-consent";
+import { describeConsent, sharedAttributes } from "./describe-consent";
 import { checkInteractionCsrfToken, interactionCsrfToken } from "./interaction-csrf";
 import { normaliseMsisdn } from "./normalise-msisdn";
 import { hashOneTimeCode, isOneTimeCodeExpired, newOneTimeCode } from "./one-time-code";
@@ -53,11 +53,18 @@ describe("interaction CSRF token", () => {
 });
 
 describe("describeConsent", () => {
-  it("lists the union of identity and standard scope attributes, each once", () => {
+  it("lists the union of identity and standard scope attributes the subscriber has, each once", () => {
     const t = getMessages(["en"]);
-    const { scopeLines, attributes } = describeConsent({
-      scopes: ["openid", "mc_identity_phonenumber", "mc_identity_nationalid", "phone", "email"], t,
-    });
+    const scopes = ["openid", "mc_identity_phonenumber", "mc_identity_nationalid", "phone", "email"];
+    const subscriber = {
+      id: "s1", msisdn: "447700900123", status: "active", pinHash: null, failedPinAttempts: 0, lockoutCount: 0,
+      lockedUntil: null, title: null, givenName: "Ada", middleName: null, familyName: "Lovelace", preferredUsername: null,
+      gender: null, birthDate: "1815-12-10", locale: null, picture: null, website: null, email: "ada@example.test",
+      emailVerified: true, phoneNumberAlternative: null, streetAddress: null, city: null, state: null, postalCode: null,
+      country: null, nationalIdentifier: "QQ123456C", createdAt: new Date(0), updatedAt: new Date(0),
+    };
+    const { scopeLines, groups } = describeConsent({ scopes, t, shared: sharedAttributes(subscriber, scopes) });
+    const attributes = groups.flatMap((g) => g.attributes.map((a) => a.label));
     expect(scopeLines.map((s) => s.scope)).toEqual(["openid", "mc_identity_phonenumber", "mc_identity_nationalid", "phone", "email"]);
     expect(attributes).toContain("Mobile number");
     expect(attributes).toContain("National identity number");
