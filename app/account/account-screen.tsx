@@ -18,7 +18,7 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
   const { t, display, lang } = options;
   const a = t.account;
   const form = { csrf, display, lang };
-  const item = display === "wap" ? "border-t border-black py-1" : "rounded-lg border border-slate-200 p-3";
+  const item = display === "wap" ? "border-t border-black py-1" : "rounded-lg border border-line p-3";
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{a.title}</h1>
@@ -77,7 +77,7 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
             </thead>
             <tbody>
               {view.signIns.map((s, i) => (
-                <tr key={i} className="border-t border-slate-200 align-top">
+                <tr key={i} className="border-t border-line align-top">
                   <td className="pr-2 whitespace-nowrap">{time(s.at)}</td>
                   <td className="pr-2 break-words">{s.app}</td>
                   <td>{s.level}</td>

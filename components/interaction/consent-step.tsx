@@ -98,7 +98,7 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
         )}
       </p>
       {/* popup and touch: the buttons stay in view (CSS only) whatever the length of the context above. */}
-      <div className={compact ? "sticky bottom-0 -mx-5 border-t border-slate-300 bg-white px-5 py-3" : undefined}>
+      <div className={compact ? "sticky bottom-0 -mx-5 border-t border-line bg-surface px-5 py-3" : undefined}>
         <ScreenForm id={id} step="consent" csrf={csrf} className={compact ? "grid grid-cols-2 gap-3" : ui.row}>
           <button type="submit" name="decision" value="deny" id="deny" className={ui.secondary}>{t.consent.deny}</button>
           <button type="submit" name="decision" value="allow" id="allow" className={ui.primary}>{t.consent.allow}</button>
