@@ -4,6 +4,7 @@ import * as client from "openid-client";
 import { Auth, type AuthConfig } from "@auth/core";
 import { decodeJwt } from "jose";
 import { createClient } from "@/lib/clients/create-client";
+import { updateClient } from "@/lib/clients/update-client";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
 import { createTestSubscriber } from "../../support/fixtures";
 import { signInAndConsent } from "../../support/browserless";
@@ -75,6 +76,21 @@ describe("openid-client v6, README defaults (PKCE S256; no state, no nonce: the 
     expect(refreshed.claims()?.sub).toBe(claims.sub);
     expect(refreshed.expiresIn()).toBeGreaterThan(3590);
     expect(await client.fetchUserInfo(config, refreshed.access_token, claims.sub)).toMatchObject({ sub: claims.sub });
+  });
+
+  it("the same defaults against a mobile-connect client are refused (what issue 18 reported), as that profile says", async () => {
+    const rp = await registerDefaultClient();
+    await updateClient({ clientId: rp.id, changes: { profile: "mobile-connect" } });
+    const config = await client.discovery(issuer, rp.id, rp.secret, undefined, { execute: [client.allowInsecureRequests] });
+    const codeVerifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: rp.redirectUri, scope: "openid email",
+      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: "S256" });
+    const res = await fetch(url, { redirect: "manual" });
+    const callback = new URL(res.headers.get("location")!);
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: "invalid_request",
+      error_description: "MANDATORY parameter state is missing" });
+    await expect(client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier }))
+      .rejects.toMatchObject({ error: "invalid_request" });
   });
 });
 
