@@ -228,3 +228,76 @@ describe("@auth/core (Auth.js, next-auth v5's core) as shipped: a generic OIDC p
     }
   });
 });
+
+describe("next-auth v4 (the app's own dependency) with its documented custom OIDC provider: checks PKCE and state", () => {
+  it("signs in through the provider; the RP reads userinfo and premium info with the account's access token", async () => {
+    // next-auth v4 runs inside Next.js; its core handler (what NextAuth() wraps) is driven here directly. Its package
+    // exports do not list it, so it is loaded by file.
+    const { AuthHandler } = (await import("../../../node_modules/next-auth/core/index.js")) as unknown as {
+      AuthHandler(params: { req: Request; options: Record<string, unknown> }): Promise<{
+        status?: number; redirect?: string; body?: unknown;
+        cookies?: Array<{ name: string; value: string; options?: { maxAge?: number; expires?: Date } }>;
+      }>;
+    };
+    process.env.AUTH_TRUST_HOST = "true";
+    const rpOrigin = "http://localhost:3997";
+    const rp = await registerDefaultClient(`${rpOrigin}/api/auth/callback/operator`);
+    const subscriber = await createTestSubscriber();
+    let account: Record<string, unknown> | undefined;
+    const options = {
+      secret: "interop-test-secret-0123456789abcdef0123456789",
+      providers: [{
+        // https://next-auth.js.org/configuration/providers/oauth#using-a-custom-provider, as documented.
+        id: "operator", name: "Operator", type: "oauth", wellKnown: `${baseUrl}/.well-known/openid-configuration`,
+        authorization: { params: { scope: "openid email profile mc_identity_phonenumber" } },
+        idToken: true, checks: ["pkce", "state"], clientId: rp.id, clientSecret: rp.secret,
+        profile(profile: Record<string, unknown>) {
+          return { id: String(profile.sub), name: null, email: null, image: null };
+        },
+      }],
+      callbacks: {
+        jwt({ token, account: a }: { token: Record<string, unknown>; account?: Record<string, unknown> }) {
+          if (a) account = a;
+          return token;
+        },
+      },
+    };
+    const jar = new Map<string, string>();
+    const call = async (path: string, init: { method?: string; body?: Record<string, string> } = {}) => {
+      const res = await AuthHandler({ options, req: new Request(new URL(path, rpOrigin), {
+        method: init.method ?? "GET",
+        headers: { host: new URL(rpOrigin).host, "x-forwarded-proto": "http", "content-type": "application/json",
+          cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
+        ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+      }) });
+      for (const c of res.cookies ?? []) {
+        if (c.options?.maxAge === 0 || c.value === "") jar.delete(c.name);
+        else jar.set(c.name, c.value);
+      }
+      return res;
+    };
+
+    const { csrfToken } = (await call("/api/auth/csrf")).body as { csrfToken: string };
+    const signIn = await call("/api/auth/signin/operator", { method: "POST",
+      body: { csrfToken, callbackUrl: `${rpOrigin}/`, json: "true" } });
+    const authorizationUrl = new URL(signIn.redirect ?? (signIn.body as { url: string }).url);
+    expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(new URL("/authorize", baseUrl).href);
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.has("state")).toBe(true);
+    expect(authorizationUrl.searchParams.has("nonce")).toBe(false);
+
+    const callbackUrl = await browse(authorizationUrl, subscriber);
+    expect(callbackUrl.origin).toBe(rpOrigin);
+    const callback = await call(callbackUrl.pathname + callbackUrl.search);
+    expect(callback.redirect).toBe(`${rpOrigin}/`);
+    expect((await call("/api/auth/session")).body).toMatchObject({ user: {} });
+    expect(account).toMatchObject({ provider: "operator", type: "oauth", token_type: "bearer" });
+    expect(decodeJwt(account!.id_token as string)).toMatchObject({ iss: baseUrl, aud: rp.id,
+      sub: account!.providerAccountId });
+
+    const accessToken = account!.access_token as string;
+    const ui = await fetch(new URL("/userinfo", baseUrl), { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(await ui.json()).toMatchObject({ email: "alice@example.test" });
+    expect(await premiumInfo(accessToken)).toMatchObject({ phone_number: `+${subscriber.msisdn}` });
+  });
+});
