@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished, vi } from "vitest";
 import * as oauth from "oauth4webapi";
 import * as client from "openid-client";
 import { Auth, type AuthConfig } from "@auth/core";
@@ -239,7 +239,11 @@ describe("next-auth v4 (the app's own dependency) with its documented custom OID
         cookies?: Array<{ name: string; value: string; options?: { maxAge?: number; expires?: Date } }>;
       }>;
     };
-    process.env.AUTH_TRUST_HOST = "true";
+    // Origin from the Host header (as behind a proxy), for this test only.
+    vi.stubEnv("AUTH_TRUST_HOST", "true");
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const rpOrigin = "http://localhost:3997";
     const rp = await registerDefaultClient(`${rpOrigin}/api/auth/callback/operator`);
     const subscriber = await createTestSubscriber();
