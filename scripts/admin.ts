@@ -67,7 +67,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const clientView = (c: ClientRecord) => ({
   client_id: c.id, client_name: c.name, status: c.status, public: c.isPublic, has_secret: c.hasSecret,
   redirect_uris: c.redirectUris, post_logout_redirect_uris: c.postLogoutRedirectUris, scopes: c.allowedScopes,
-  sector_identifier: c.sectorIdentifier, expires_in_format: c.expiresInFormat,
+  sector_identifier: c.sectorIdentifier, profile: c.profile, expires_in_format: c.expiresInFormat,
   created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
 });
 const subscriberView = (s: SubscriberRecord) => ({
@@ -146,8 +146,13 @@ function operatorName(): string {
 }
 
 const expiresIn = () =>
-  new Option("--expires-in <format>", "token response expires_in: timestamp (interface) or seconds (RFC 6749)")
+  new Option("--expires-in <format>", "token response expires_in: timestamp (interface) or seconds (RFC 6749); default: the profile's (seconds "
+    + "for oidc, timestamp for mobile-connect)")
     .choices(["timestamp", "seconds"]);
+const profileOption = () =>
+  new Option("--profile <profile>", "rules the client is held to: oidc (OpenID Connect Core: nonce optional, state "
+    + "optional with PKCE S256, expires_in in seconds) or mobile-connect (the interface as written: nonce and state "
+    + "required, expires_in an absolute time)").choices(["oidc", "mobile-connect"]);
 
 // ---- clients ----
 const clientGroup = program.command("client").description("relying parties");
@@ -157,16 +162,17 @@ clientGroup.command("create")
   .requiredOption("--name <name>", "short name the client sends as client_name")
   .requiredOption("--redirect-uri <uri...>", "exact redirect URI (repeatable)")
   .requiredOption("--scope <scope...>", "allowed scope (repeatable; must include openid)")
-  .addOption(expiresIn().default("timestamp"))
+  .addOption(profileOption().default("oidc"))
+  .addOption(expiresIn())
   .option("--public", "public client: no secret, PKCE S256 required")
   .option("--post-logout-redirect-uri <uri...>", "post-logout redirect URI (repeatable)")
   .option("--sector-identifier <host>", "pairwise sector (default: host of the redirect URIs)")
   .action(act(async (o: {
-    name: string; redirectUri: string[]; scope: string[]; expiresIn: "timestamp" | "seconds"; public?: boolean;
-    postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
+    name: string; redirectUri: string[]; scope: string[]; profile: "oidc" | "mobile-connect";
+    expiresIn?: "timestamp" | "seconds"; public?: boolean; postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
   }) => {
     const { client: c, clientSecret } = await createClient({
-      name: o.name, redirectUris: o.redirectUri, scopes: o.scope, expiresInFormat: o.expiresIn,
+      name: o.name, redirectUris: o.redirectUri, scopes: o.scope, profile: o.profile, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
     });
     return {
@@ -180,7 +186,7 @@ clientGroup.command("list").description("list clients").action(act(async () => {
   return {
     json: { clients: all.map(clientView) },
     text: all.length
-      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
+      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
       : ["No clients."],
   };
 }));
@@ -208,10 +214,14 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
   }));
 
 clientGroup.command("set <client_id>").description("change a client's options")
+  .addOption(profileOption())
   .addOption(expiresIn())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
-  .action(act(async (clientId: string, o: { expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled" }) => {
-    const view = clientView(await updateClient({ clientId, changes: { expiresInFormat: o.expiresIn, status: o.status } }));
+  .action(act(async (clientId: string, o: {
+    profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
+  }) => {
+    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status };
+    const view = clientView(await updateClient({ clientId, changes }));
     return { json: { client: view }, text: [`Client ${clientId} updated.`, ...describe(view)] };
   }));
 

@@ -1,5 +1,6 @@
 import { SUPPORTED_SCOPES } from "../oauth/scopes";
 import { AdminError } from "../admin/admin-error";
+import { CLIENT_PROFILES, type ClientProfile } from "./client-profile";
 
 // Validation of operator input for client registration. Every failure is one AdminError line.
 
@@ -15,6 +16,14 @@ export function checkClientName(name: string): string {
     throw new AdminError("client name must be 1-64 characters of letters, digits, space, '_', '.', '-' (no leading or trailing space)");
   }
   return name;
+}
+
+/** A client profile (lib/clients/client-profile.ts): `oidc` or `mobile-connect`. */
+export function checkProfile(profile: string): ClientProfile {
+  if (!(CLIENT_PROFILES as readonly string[]).includes(profile)) {
+    throw new AdminError(`profile must be one of ${CLIENT_PROFILES.join(", ")}`);
+  }
+  return profile as ClientProfile;
 }
 
 /**

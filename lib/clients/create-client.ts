@@ -3,14 +3,18 @@ import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
 import { AdminError } from "../admin/admin-error";
 import { isUniqueViolation } from "../store/is-unique-violation";
-import { checkClientName, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
+import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
+import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
 
 export interface CreateClientInput {
   name: string;
   redirectUris: readonly string[];
   scopes: readonly string[];
+  /** Default `oidc` (lib/clients/client-profile.ts). */
+  profile?: ClientProfile;
+  /** Default: the profile's (`seconds` for `oidc`, `timestamp` for `mobile-connect`). */
   expiresInFormat?: "timestamp" | "seconds";
   isPublic?: boolean;
   postLogoutRedirectUris?: readonly string[];
@@ -33,6 +37,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   const scopes = checkScopes(input.scopes);
   const sectorIdentifier = resolveSectorIdentifier(urls, input.sectorIdentifier);
   const isPublic = input.isPublic ?? false;
+  const profile = checkProfile(input.profile ?? DEFAULT_PROFILE);
 
   if (await db.client.findFirst({ where: { name }, select: { id: true } })) {
     throw new AdminError(`a client named "${name}" already exists`);
@@ -47,7 +52,8 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
         redirectUris: JSON.stringify(redirectUris),
         postLogoutRedirectUris: JSON.stringify(postLogout),
         allowedScopes: scopes.join(" "),
-        expiresInFormat: input.expiresInFormat ?? "timestamp",
+        profile,
+        expiresInFormat: input.expiresInFormat ?? defaultExpiresInFormat(profile),
       },
     });
     invalidateClient({ clientId: id });

@@ -1,5 +1,6 @@
 import type { Client } from "@prisma/client";
 import { db } from "../db";
+import { toClientProfile, type ClientProfile } from "./client-profile";
 
 export interface RegisteredClient {
   id: string;
@@ -9,6 +10,8 @@ export interface RegisteredClient {
   postLogoutRedirectUris: string[];
   allowedScopes: string[];
   sectorIdentifier: string;
+  /** The rules the client is held to (lib/clients/client-profile.ts). */
+  profile: ClientProfile;
   expiresInFormat: "timestamp" | "seconds";
   isPublic: boolean;
   active: boolean;
@@ -27,6 +30,7 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     postLogoutRedirectUris: JSON.parse(row.postLogoutRedirectUris) as string[],
     allowedScopes: row.allowedScopes.split(" ").filter(Boolean),
     sectorIdentifier: row.sectorIdentifier,
+    profile: toClientProfile(row.profile),
     expiresInFormat: row.expiresInFormat === "seconds" ? "seconds" : "timestamp",
     isPublic: row.isPublic,
     active: row.status === "active",

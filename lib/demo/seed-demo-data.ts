@@ -17,12 +17,14 @@ const REDIRECTS = {
 
 const DEMO_CLIENTS: CreateClientInput[] = [
   {
-    ...REDIRECTS, name: "DemoApp", expiresInFormat: "timestamp",
+    // The interface's own dialect stays demonstrable: nonce and state required, expires_in an absolute time.
+    ...REDIRECTS, name: "DemoApp", profile: "mobile-connect", expiresInFormat: "timestamp",
     fixedCredentials: { clientId: "demo-client", clientSecret: "demo-secret-change-me" },
   },
   {
     // Operator SDKs read `expires_in` as relative seconds (field notes, "What client SDKs check").
-    ...REDIRECTS, name: "DemoSdkApp", expiresInFormat: "seconds",
+    // The SDKs send nonce and state; mobile-connect as before profiles existed, with seconds.
+    ...REDIRECTS, name: "DemoSdkApp", profile: "mobile-connect", expiresInFormat: "seconds",
     fixedCredentials: { clientId: "demo-client-sdk", clientSecret: "demo-sdk-secret-change-me" },
   },
 ];

@@ -8,7 +8,7 @@ export type AuthorizationCodeRecord = {
   sessionId: string;
   redirectUri: string;
   scope: string;
-  nonce: string;
+  nonce: string | null;
   acr: string;
   amr: string;
   authTime: Date;

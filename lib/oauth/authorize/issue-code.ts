@@ -29,7 +29,7 @@ export async function issueCode({ params, client, session, requestId }: {
     sessionId: session.id,
     redirectUri: params.redirectUri,
     scope: params.scopes.join(" "),
-    nonce: params.nonce,
+    nonce: params.nonce ?? null,
     acr: session.acr,
     amr: session.amr,
     authTime: session.authTime,

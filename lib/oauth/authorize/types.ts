@@ -23,8 +23,10 @@ export interface AuthorizationParams {
   acrValues: string[];
   /** The assurance level this request must reach: the first supported of `acrValues` ("2" | "3"). */
   acr: "2" | "3";
-  state: string;
-  nonce: string;
+  /** Absent only for an `oidc`-profile client that used PKCE S256 (lib/clients/client-profile.ts). */
+  state?: string;
+  /** Absent only for an `oidc`-profile client (optional for the code flow, OIDC Core §3.1.2.1). */
+  nonce?: string;
   display: "page" | "popup" | "touch" | "wap";
   /** `prompt` values (none | login | consent | select_account | no_seam). */
   prompt: string[];

@@ -8,7 +8,7 @@ import { validateAuthorizationParams } from "./validate-params";
 const client: RegisteredClient = {
   id: "client-1", name: "DemoApp", secretHash: "x", redirectUris: ["https://rp.example/cb"], postLogoutRedirectUris: [],
   allowedScopes: SUPPORTED_SCOPES.filter((s) => s !== "mc_identity_nationalid"), sectorIdentifier: "rp.example",
-  expiresInFormat: "timestamp", isPublic: false, active: true,
+  profile: "mobile-connect", expiresInFormat: "timestamp", isPublic: false, active: true,
 };
 const publicClient: RegisteredClient = { ...client, id: "public-1", secretHash: null, isPublic: true };
 const NOW = 1_800_000_000_000;
@@ -130,15 +130,47 @@ describe("scope", () => {
 });
 
 describe("state and nonce", () => {
-  it("state is required", () => {
+  it("state is required (mobile-connect profile, even with PKCE S256)", () => {
+    expect(rejection({ state: undefined, code_challenge: CHALLENGE, code_challenge_method: "S256" }).description)
+      .toBe("MANDATORY parameter state is missing");
     expect(rejection({ state: undefined })).toEqual({ error: "invalid_request", description: "MANDATORY parameter state is missing" });
     expect(rejection({ state: "" }).description).toBe("MANDATORY parameter state is missing");
   });
 
-  it("nonce is required", () => {
+  it("nonce is required (mobile-connect profile)", () => {
     expect(rejection({ nonce: undefined })).toEqual({
       error: "invalid_request", description: "MANDATORY parameter nonce is missing or invalid",
     });
+  });
+});
+
+describe("state and nonce under the oidc profile (OIDC Core §3.1.2.1, RFC 9700 §2.1)", () => {
+  const oidcClient: RegisteredClient = { ...client, profile: "oidc", expiresInFormat: "seconds" };
+  const pkce = { code_challenge: CHALLENGE, code_challenge_method: "S256" };
+
+  it("nonce is optional for the code flow, and kept when sent (for the id_token)", () => {
+    expect(validate({ nonce: undefined }, [], oidcClient).nonce).toBeUndefined();
+    expect(validate({ nonce: "" }, [], oidcClient).nonce).toBeUndefined();
+    expect(validate({}, [], oidcClient).nonce).toBe("n-1");
+  });
+
+  it("state may be left out when a PKCE S256 challenge is sent", () => {
+    const v = validate({ state: undefined, nonce: undefined, ...pkce }, [], oidcClient);
+    expect(v).toMatchObject({ codeChallenge: CHALLENGE, codeChallengeMethod: "S256" });
+    expect(v.state).toBeUndefined();
+    expect(validate({ ...pkce }, [], oidcClient).state).toBe("st-1");
+  });
+
+  it("state is required without PKCE, and a challenge that is not S256 does not stand in for it", () => {
+    expect(rejection({ state: undefined }, [], oidcClient)).toEqual({
+      error: "invalid_request", description: "parameter state is missing: it is required unless PKCE (S256) is used",
+    });
+    expect(rejection({ state: "", code_challenge_method: "S256" }, [], oidcClient).description)
+      .toBe("parameter state is missing: it is required unless PKCE (S256) is used");
+    expect(rejection({ state: undefined, code_challenge: CHALLENGE }, [], oidcClient).description)
+      .toBe("code_challenge_method must be S256 (plain is not allowed)");
+    expect(rejection({ state: undefined, code_challenge: CHALLENGE, code_challenge_method: "plain" }, [], oidcClient)
+      .error).toBe("invalid_request");
   });
 });
 

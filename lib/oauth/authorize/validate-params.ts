@@ -10,8 +10,13 @@
  * | redirect_uri       | required, exact string match to a registered URI -> else error page        |
  * | response_type      | required, `code` only -> unsupported_response_type                          |
  * | scope              | required, must contain `openid`, only the client's allowed scopes          |
- * | state              | required (CSRF defence; every SDK sends it) -> invalid_request              |
- * | nonce              | required (Mobile Connect profile; the conformance suite's one difference)  |
+ * | state              | by the client's profile (lib/clients/client-profile.ts): `mobile-connect`  |
+ * |                    | required (CSRF defence; every SDK sends it); `oidc` required unless a PKCE |
+ * |                    | S256 challenge is sent (RFC 9700 §2.1 lets PKCE carry the CSRF defence)    |
+ * |                    | -> invalid_request                                                         |
+ * | nonce              | `mobile-connect` required (the interface); `oidc` optional for the code    |
+ * |                    | flow (OIDC Core §3.1.2.1), and when sent it is still copied into the       |
+ * |                    | id_token for the client to check                                           |
  * | acr_values         | optional, default "2": SDKs always send it but plain OIDC clients (and the |
  * |                    | conformance suite) do not; "2" is the lowest level offered. Sent with no   |
  * |                    | supported value (2 or 3) -> invalid_request                                |
@@ -71,10 +76,15 @@ export function validateAuthorizationParams({ raw, client, now }: {
   const mode = p.get("response_mode");
   if (mode !== undefined && mode !== "query") throw new InvalidRequest("response_mode must be query");
   const scopes = validateScope(p.get("scope"), client);
+  const oidc = client.profile === "oidc";
   const state = p.get("state");
-  if (!state) throw new InvalidRequest("MANDATORY parameter state is missing");
+  // Under `oidc` a challenge stands in for state; validatePkce below refuses it unless its method is S256.
+  if (!state && !(oidc && p.get("code_challenge") !== undefined)) {
+    throw new InvalidRequest(oidc ? "parameter state is missing: it is required unless PKCE (S256) is used"
+      : "MANDATORY parameter state is missing");
+  }
   const nonce = p.get("nonce");
-  if (!nonce) throw new InvalidRequest("MANDATORY parameter nonce is missing or invalid");
+  if (!nonce && !oidc) throw new InvalidRequest("MANDATORY parameter nonce is missing or invalid");
   const { acrValues, acr } = validateAcrValues(p.get("acr_values"));
   const display = p.get("display") ?? "page";
   if (!(DISPLAY_VALUES as readonly string[]).includes(display)) throw new InvalidRequest("Invalid display value");

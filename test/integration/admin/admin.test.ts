@@ -75,7 +75,9 @@ describe("admin CLI: clients", () => {
     clientId = body.client_id;
     secret = body.client_secret;
     expect(body.secret_stored).toBe(false);
-    expect(body.client).toMatchObject({ client_name: "Shop App", sector_identifier: "shop.example.com", expires_in_format: "timestamp" });
+    // Issue 18: new clients default to the oidc profile, whose expires_in is in seconds.
+    expect(body.client).toMatchObject({ client_name: "Shop App", sector_identifier: "shop.example.com", profile: "oidc",
+      expires_in_format: "seconds" });
     const row = await db.client.findUniqueOrThrow({ where: { id: clientId } });
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(await verifySecret(secret, row.secretHash!)).toBe(true);
@@ -89,6 +91,15 @@ describe("admin CLI: clients", () => {
     expect(await db.client.findFirstOrThrow({ where: { name: "Native App" } })).toMatchObject({
       expiresInFormat: "seconds", sectorIdentifier: "com.example.app",
     });
+
+    // --profile mobile-connect: the interface's rules and, unless --expires-in says otherwise, its expires_in.
+    const mc = await adminJson("client", "create", "--name", "Spec App", "--redirect-uri", "https://spec.example.com/cb",
+      "--scope", "openid", "--profile", "mobile-connect");
+    expect(mc.body.client).toMatchObject({ profile: "mobile-connect", expires_in_format: "timestamp" });
+    const bad = await adminJson("client", "create", "--name", "Bad App", "--redirect-uri", "https://bad.example.com/cb",
+      "--scope", "openid", "--profile", "saml");
+    expect(bad.code).toBe(1);
+    expect(bad.body.error).toMatch(/saml/);
   });
 
   it("client list and show reveal no secret material", async () => {
@@ -108,10 +119,18 @@ describe("admin CLI: clients", () => {
     expect(await verifySecret(secret, row.secretHash!)).toBe(false);
   });
 
-  it("client set --expires-in seconds changes the token option", async () => {
-    const { body } = await adminJson("client", "set", clientId, "--expires-in", "seconds");
-    expect(body.client.expires_in_format).toBe("seconds");
-    expect((await db.client.findUniqueOrThrow({ where: { id: clientId } })).expiresInFormat).toBe("seconds");
+  it("client set --expires-in timestamp changes the token option (the default is now seconds)", async () => {
+    const { body } = await adminJson("client", "set", clientId, "--expires-in", "timestamp");
+    expect(body.client.expires_in_format).toBe("timestamp");
+    expect((await db.client.findUniqueOrThrow({ where: { id: clientId } })).expiresInFormat).toBe("timestamp");
+  });
+
+  it("client set --profile changes the rules and brings the profile's expires_in unless --expires-in is given", async () => {
+    expect((await adminJson("client", "set", clientId, "--profile", "mobile-connect")).body.client)
+      .toMatchObject({ profile: "mobile-connect", expires_in_format: "timestamp" });
+    expect((await adminJson("client", "set", clientId, "--profile", "oidc", "--expires-in", "timestamp")).body.client)
+      .toMatchObject({ profile: "oidc", expires_in_format: "timestamp" });
+    expect((await db.client.findUniqueOrThrow({ where: { id: clientId } })).profile).toBe("oidc");
   });
 
   it("client delete removes the row; a second delete is an unknown client", async () => {

@@ -38,7 +38,8 @@ describe("demo data seed", () => {
     expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
 
     const demo = clients.find((c) => c.id === "demo-client")!;
-    expect(demo).toMatchObject({ name: "DemoApp", expiresInFormat: "timestamp", isPublic: false, sectorIdentifier: "localhost:3000" });
+    expect(demo).toMatchObject({ name: "DemoApp", profile: "mobile-connect", expiresInFormat: "timestamp", isPublic: false,
+      sectorIdentifier: "localhost:3000" });
     expect(JSON.parse(demo.redirectUris)).toEqual([
       "http://localhost:3000/callback", "http://127.0.0.1:3000/callback", "http://localhost:3000/playground/callback"]);
     expect(JSON.parse(demo.postLogoutRedirectUris)).toEqual(["http://localhost:3000/"]);
@@ -46,7 +47,7 @@ describe("demo data seed", () => {
     expect(demo.secretHash).not.toContain("demo-secret");
     expect(await verifySecret("demo-secret-change-me", demo.secretHash!)).toBe(true);
     const sdk = clients.find((c) => c.id === "demo-client-sdk")!;
-    expect(sdk).toMatchObject({ name: "DemoSdkApp", expiresInFormat: "seconds" });
+    expect(sdk).toMatchObject({ name: "DemoSdkApp", profile: "mobile-connect", expiresInFormat: "seconds" });
     expect(await verifySecret("demo-sdk-secret-change-me", sdk.secretHash!)).toBe(true);
 
     const [full, phoneOnly, suspended, partial] = subscribers;
