@@ -1,14 +1,25 @@
+import { UNSENT_CODE_AT } from "../authorization-request/store-unsent-sign-in-code";
+import { config } from "../config";
 import { findWaitingRequest } from "../out-of-band/find-waiting-request";
 import { maskMsisdn } from "../messaging/mask-msisdn";
 import { findSubscriberMsisdn } from "../subscribers/find-subscriber-msisdn";
 import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
-import { MAX_CODE_ATTEMPTS } from "./one-time-code";
+import { msisdnExample } from "./msisdn-example";
+import { isOneTimeCodeExpired, MAX_CODE_ATTEMPTS, RESEND_DELAY_SECONDS } from "./one-time-code";
 
 export type Screen =
   | { kind: "select"; accounts: Account[] }
-  | { kind: "msisdn"; maskedMsisdn?: string }
-  | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean }
+  | { kind: "msisdn"; maskedMsisdn?: string; example?: { national: string; international: string } | null }
+  | {
+    kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
+    /** False when "approve on your phone" was chosen before any text message: no code went out. */
+    codeSent: boolean;
+    /** When the code stops working, and when "Request a new code" is offered (undefined: now). */
+    expiresAt?: Date; resendAt?: Date;
+    /** Wrong codes still allowed (MAX_CODE_ATTEMPTS minus the attempts stored on the request). */
+    codeTriesLeft: number;
+  }
   | { kind: "phone"; checkCode: string; bindingMessage?: string }
   | { kind: "consent"; maskedMsisdn?: string }
   | { kind: "continue" };
@@ -37,10 +48,19 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     // depends on whether the number has a handset.
     const waiting = await findWaitingRequest({ authorizationRequestId: request.id });
     if (waiting) return { kind: "phone", ...waiting };
-    // The typed number is not shown back: an unknown number must look exactly like a known one.
+    // A typed number is shown back masked from this browser's cookie (sign-in-flash.ts), known or not;
+    // the times and tries come from the request row alone, the same for every number.
+    const sentAt = request.otpSentAt;
+    const codeSent = sentAt !== null && sentAt.getTime() !== UNSENT_CODE_AT.getTime();
+    const burnt = request.otpAttempts >= MAX_CODE_ATTEMPTS;
+    const live = codeSent && !burnt && !isOneTimeCodeExpired(sentAt!);
+    const resendAt = live ? new Date(sentAt!.getTime() + RESEND_DELAY_SECONDS * 1000) : undefined;
     return {
-      kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
+      kind: "code", burnt, canChangeNumber: !hinted, codeSent,
       maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: true,
+      expiresAt: live ? new Date(sentAt!.getTime() + config().OTP_TTL * 1000) : undefined,
+      resendAt: resendAt && resendAt.getTime() > Date.now() ? resendAt : undefined,
+      codeTriesLeft: Math.max(0, MAX_CODE_ATTEMPTS - request.otpAttempts),
     };
   }
   if (!hinted && !request.subscriberId && !wantsNumber && (next === "select_account" || params.prompt.includes("select_account"))) {
@@ -49,7 +69,9 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   }
   if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn) };
   // A subscriber named by id only (id_token_hint), or the account picked on the selection screen.
-  return { kind: "msisdn", maskedMsisdn: await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId) };
+  const maskedMsisdn = await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId);
+  // The help text's example number, in the two forms the field accepts (msisdn-example.ts).
+  return { kind: "msisdn", maskedMsisdn, example: maskedMsisdn ? undefined : msisdnExample(config().DEFAULT_COUNTRY) };
 }
 
 async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {

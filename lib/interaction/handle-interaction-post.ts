@@ -11,6 +11,7 @@ import { isSameOriginPost } from "../http/is-same-origin-post";
 import { loadAuthorizationRequest as loadInteraction } from "../authorization-request/load-authorization-request";
 import { renderFailurePage, type FailureKind } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
+import { readSignInFlash, sentToCookie, typedFlashCookie } from "./sign-in-flash";
 import type { StepInput, StepResult } from "./step-result";
 
 const FAILURE: Record<"not_found" | "expired" | "completed" | "wrong_browser", [number, FailureKind]> = {
@@ -42,7 +43,8 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
       if (!checkInteractionCsrfToken({ id, browserIdHash: loaded.request.browserIdHash, token })) {
         return renderFailurePage({ status: 403, kind: "forbidden", messages });
       }
-      return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
+      const carried = readSignInFlash(req.headers.get("cookie"));
+      return seeOther(id, loaded.request.expiresAt, carried, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
         userAgent: req.headers.get("user-agent") }));
     } catch (err) {
       if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
@@ -54,7 +56,7 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
   };
 }
 
-function seeOther(id: string, result: StepResult): Response {
+function seeOther(id: string, expiresAt: Date, carried: { typedMsisdn?: string; sentTo?: string }, result: StepResult): Response {
   let location: string;
   if (result.to === "resume") location = serviceUrl(`/authorize/resume/${id}`);
   else {
@@ -63,6 +65,8 @@ function seeOther(id: string, result: StepResult): Response {
     if (result.error) query.set("e", result.error);
     // The screen tells the exact time the limit ends (lib/interaction/read-step-notice.ts).
     if (result.retryAfter) query.set("until", String(Math.ceil(Date.now() / 1000) + result.retryAfter));
+    // Tries left before a PIN lockout (a count, not personal data; shown only with pin_invalid).
+    if (result.error === "pin_invalid" && result.pinTriesLeft) query.set("left", String(result.pinTriesLeft));
     const qs = query.toString();
     location = serviceUrl(`/interaction/${id}${qs ? `?${qs}` : ""}`);
   }
@@ -71,5 +75,11 @@ function seeOther(id: string, result: StepResult): Response {
     result.to === "interaction" && result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   const res = new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, ...retry, Location: location } });
   if (result.to === "resume" && result.setCookie) res.headers.append("Set-Cookie", result.setCookie);
+  // The number step's flash cookies (sign-in-flash.ts), never the URL: the refused input lives until
+  // the next answer; the masked number the code went to until the number step is shown again or the end.
+  const flash = result.to === "interaction" ? result : undefined;
+  if (flash?.typed || carried.typedMsisdn) res.headers.append("Set-Cookie", typedFlashCookie(id, flash?.typed ?? null));
+  if (flash?.sentTo) res.headers.append("Set-Cookie", sentToCookie(id, flash.sentTo, expiresAt));
+  else if (carried.sentTo && (!flash || flash.step === "msisdn")) res.headers.append("Set-Cookie", sentToCookie(id, null));
   return res;
 }
