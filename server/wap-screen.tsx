@@ -34,7 +34,7 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     if (!current) return await wapFailure(id, acceptLanguage);
     const { params: p, screen, csrf } = current;
     const t = getMessages(p.uiLocales);
-    const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), left: query.get("left"), cookie, t });
+    const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), left: query.get("left"), t });
     const common = { id, csrf, t, clientName: p.clientName, ...notice };
     const body = renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>

@@ -18,8 +18,8 @@ const PHONE_ERRORS = new Set(["phone_expired", "phone_mismatch"]);
  * approval-request limits no phone form; over the resend limit no "Request a new code" (the current code stays valid); a
  * link to start again when nothing is left to submit.
  *
- * Issue 17: the screen names the masked number the code went to (the hint's, or the typed one from
- * the number step's cookie, known or not) and the time the code expires; "Request a new code" is
+ * Issue 17: the screen names the masked number the code went to (the hint's, or the typed one stored
+ * with the code, known or not) and the time the code expires; "Request a new code" is
  * disabled until RESEND_DELAY_SECONDS after the send, with that time written. An error is linked to
  * its field (`aria-invalid`, `aria-describedby`) and the first field in error has the focus; the tries
  * left before the code dies (from the request row) and before the PIN locks (`?left=`) are said.
@@ -36,7 +36,7 @@ export function CodeStep(props: StepProps & {
   const burnt = props.burnt || locked;
   const phoneOffered = props.phoneOffered && !locked && errorCode !== "phone_limited";
   const canResend = !locked && errorCode !== "send_limited";
-  const masked = props.maskedMsisdn ?? props.sentTo;
+  const masked = props.maskedMsisdn;
   const showForm = !burnt && codeSent;
   // A wrong PIN after the right code keeps the code (issue 17): say so, and how many PINs lock.
   const codeKept = needsPin && errorCode === "pin_invalid";

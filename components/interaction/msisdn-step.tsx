@@ -6,14 +6,14 @@ import type { StepProps } from "./step-props";
 /**
  * Sign-in, first step: the mobile number (typed, or the one a hint named, shown masked). Over a
  * code-sending limit the form is replaced by the time to try again and a link to start again.
- * A refused number comes back in the field as typed (issue 17: the number step's cookie, never the
- * URL; React escapes it), the field marked invalid, described by the message and focused. The help
+ * A refused number comes back in the field as typed (issue 17: kept on the request for one showing,
+ * never in the URL; React escapes it), the field marked invalid, described by the message and focused. The help
  * text gives an example of the operator's country in both accepted forms. "Approve on your phone
  * instead" is offered here too, before any text message (the same form, `via=phone`; the Enter key
  * keeps the first button, Continue).
  */
 export function MsisdnStep(props: StepProps & {
-  maskedMsisdn?: string; example?: { national: string; international: string } | null;
+  maskedMsisdn?: string; example?: { national: string; international: string } | null; typedMsisdn?: string;
 }) {
   const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn, example, typedMsisdn } = props;
   // A refused number is this field's error: linked to it (announced with it) and marked invalid.

@@ -19,7 +19,8 @@ export function ScreenStep({ screen, params: p, ...common }: StepProps & {
 }) {
   switch (screen.kind) {
     case "select": return <SelectStep {...common} accounts={screen.accounts} />;
-    case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} example={screen.example} />;
+    case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} example={screen.example}
+      typedMsisdn={screen.typed} />;
     case "code": {
       const { kind: _kind, ...code } = screen;
       return <CodeStep {...common} {...code} needsPin={p.acr === "3"} />;

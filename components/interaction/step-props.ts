@@ -13,9 +13,6 @@ export interface StepProps {
   /** Its code and, for a lockout or limit, when it ends (lib/interaction/read-step-notice.ts). */
   errorCode?: string;
   retryAt?: Date;
-  /** Issue 17 (lib/interaction/read-step-notice.ts): the refused number as typed, the masked number the
-   * code went to (both from the number step's cookies), PIN tries left after a wrong PIN. */
-  typedMsisdn?: string;
-  sentTo?: string;
+  /** After a wrong PIN: tries left before the lockout (issue 17, lib/interaction/read-step-notice.ts). */
   pinTriesLeft?: number;
 }

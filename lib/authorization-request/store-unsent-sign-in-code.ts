@@ -9,15 +9,16 @@ export const UNSENT_CODE_AT = new Date(0);
 
 /**
  * Puts the number's sign-in state on a pending request without a text message: the subscriber (null
- * for an unknown or inactive number, exactly as storeSignInCode does) and the hash of a code nobody
- * knows, attempts reset, PIN not verified. One conditional update; false once no longer pending.
+ * for an unknown or inactive number, exactly as storeSignInCode does), the masked number, and the hash
+ * of a code nobody knows, attempts reset, PIN not verified. One conditional update; false once no longer pending.
  */
-export async function storeUnsentSignInCode({ requestId, otpHash, subscriberId }: {
-  requestId: string; otpHash: string; subscriberId: string | null;
+export async function storeUnsentSignInCode({ requestId, otpHash, subscriberId, sentTo }: {
+  requestId: string; otpHash: string; subscriberId: string | null; sentTo: string | null;
 }): Promise<boolean> {
   const { count } = await db.authorizationRequest.updateMany({
     where: { id: requestId, status: "pending" },
-    data: { otpHash, otpSentAt: UNSENT_CODE_AT, otpAttempts: 0, subscriberId, pinVerified: false },
+    data: { otpHash, otpSentAt: UNSENT_CODE_AT, otpAttempts: 0, subscriberId, pinVerified: false, sentTo,
+      typedMsisdn: null, typedAt: null },
   });
   return count > 0;
 }

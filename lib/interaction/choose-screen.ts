@@ -1,3 +1,4 @@
+import { takeTypedMsisdn } from "../authorization-request/keep-typed-msisdn";
 import { UNSENT_CODE_AT } from "../authorization-request/store-unsent-sign-in-code";
 import { config } from "../config";
 import { findWaitingRequest } from "../out-of-band/find-waiting-request";
@@ -10,7 +11,11 @@ import { isOneTimeCodeExpired, MAX_CODE_ATTEMPTS, RESEND_DELAY_SECONDS } from ".
 
 export type Screen =
   | { kind: "select"; accounts: Account[] }
-  | { kind: "msisdn"; maskedMsisdn?: string; example?: { national: string; international: string } | null }
+  | {
+    kind: "msisdn"; maskedMsisdn?: string; example?: { national: string; international: string } | null;
+    /** A refused number as typed, shown back once in the field (keep-typed-msisdn.ts). */
+    typed?: string;
+  }
   | {
     kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
     /** False when "approve on your phone" was chosen before any text message: no code went out. */
@@ -48,8 +53,8 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     // depends on whether the number has a handset.
     const waiting = await findWaitingRequest({ authorizationRequestId: request.id });
     if (waiting) return { kind: "phone", ...waiting };
-    // A typed number is shown back masked from this browser's cookie (sign-in-flash.ts), known or not;
-    // the times and tries come from the request row alone, the same for every number.
+    // The masked number is the one stored with the code (`sentTo`: a typed number, known or not), so
+    // it says nothing about who is a subscriber; the times and tries come from the request row alone.
     const sentAt = request.otpSentAt;
     const codeSent = sentAt !== null && sentAt.getTime() !== UNSENT_CODE_AT.getTime();
     const burnt = request.otpAttempts >= MAX_CODE_ATTEMPTS;
@@ -57,7 +62,7 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     const resendAt = live ? new Date(sentAt!.getTime() + RESEND_DELAY_SECONDS * 1000) : undefined;
     return {
       kind: "code", burnt, canChangeNumber: !hinted, codeSent,
-      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: true,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : request.sentTo ?? undefined, phoneOffered: true,
       expiresAt: live ? new Date(sentAt!.getTime() + config().OTP_TTL * 1000) : undefined,
       resendAt: resendAt && resendAt.getTime() > Date.now() ? resendAt : undefined,
       codeTriesLeft: Math.max(0, MAX_CODE_ATTEMPTS - request.otpAttempts),
@@ -70,8 +75,11 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn) };
   // A subscriber named by id only (id_token_hint), or the account picked on the selection screen.
   const maskedMsisdn = await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId);
-  // The help text's example number, in the two forms the field accepts (msisdn-example.ts).
-  return { kind: "msisdn", maskedMsisdn, example: maskedMsisdn ? undefined : msisdnExample(config().DEFAULT_COUNTRY) };
+  if (maskedMsisdn) return { kind: "msisdn", maskedMsisdn };
+  // The help text's example number, in the two forms the field accepts (msisdn-example.ts), and a
+  // refused number back in the field, once.
+  const typed = await takeTypedMsisdn(request);
+  return { kind: "msisdn", example: msisdnExample(config().DEFAULT_COUNTRY), typed: typed ?? undefined };
 }
 
 async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {

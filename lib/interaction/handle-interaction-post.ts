@@ -11,7 +11,6 @@ import { isSameOriginPost } from "../http/is-same-origin-post";
 import { loadAuthorizationRequest as loadInteraction } from "../authorization-request/load-authorization-request";
 import { renderFailurePage, type FailureKind } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
-import { readSignInFlash, sentToCookie, typedFlashCookie } from "./sign-in-flash";
 import type { StepInput, StepResult } from "./step-result";
 
 const FAILURE: Record<"not_found" | "expired" | "completed" | "wrong_browser", [number, FailureKind]> = {
@@ -43,8 +42,7 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
       if (!checkInteractionCsrfToken({ id, browserIdHash: loaded.request.browserIdHash, token })) {
         return renderFailurePage({ status: 403, kind: "forbidden", messages });
       }
-      const carried = readSignInFlash(req.headers.get("cookie"));
-      return seeOther(id, loaded.request.expiresAt, carried, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
+      return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
         userAgent: req.headers.get("user-agent") }));
     } catch (err) {
       if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
@@ -56,7 +54,7 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
   };
 }
 
-function seeOther(id: string, expiresAt: Date, carried: { typedMsisdn?: string; sentTo?: string }, result: StepResult): Response {
+function seeOther(id: string, result: StepResult): Response {
   let location: string;
   if (result.to === "resume") location = serviceUrl(`/authorize/resume/${id}`);
   else {
@@ -75,11 +73,5 @@ function seeOther(id: string, expiresAt: Date, carried: { typedMsisdn?: string; 
     result.to === "interaction" && result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {};
   const res = new Response(null, { status: 303, headers: { ...SCREEN_HEADERS, ...retry, Location: location } });
   if (result.to === "resume" && result.setCookie) res.headers.append("Set-Cookie", result.setCookie);
-  // The number step's flash cookies (sign-in-flash.ts), never the URL: the refused input lives until
-  // the next answer; the masked number the code went to until the number step is shown again or the end.
-  const flash = result.to === "interaction" ? result : undefined;
-  if (flash?.typed || carried.typedMsisdn) res.headers.append("Set-Cookie", typedFlashCookie(id, flash?.typed ?? null));
-  if (flash?.sentTo) res.headers.append("Set-Cookie", sentToCookie(id, flash.sentTo, expiresAt));
-  else if (carried.sentTo && (!flash || flash.step === "msisdn")) res.headers.append("Set-Cookie", sentToCookie(id, null));
   return res;
 }

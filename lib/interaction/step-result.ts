@@ -19,8 +19,6 @@ export type StepResult =
     to: "interaction"; error?: InteractionErrorCode; step?: "msisdn"; retryAfter?: number;
     /** After a wrong PIN: tries left before the lockout (`?left=`, from the counter checkPin reserved). */
     pinTriesLeft?: number;
-    /** The number step's cookies for the next screen (sign-in-flash.ts): the refused input, the masked number. */
-    typed?: string; sentTo?: string;
   }
   | { to: "resume"; setCookie?: string };
 
