@@ -53,7 +53,7 @@ export function CodeStep(props: StepProps & {
       {codeSent ? (
         <p className={ui.text} id="code-sent">{masked ? t.code.sentTo(masked) : t.code.sent}</p>
       ) : (
-        <p className={ui.text} id="code-sent">{t.signInRecovery.notSent}</p>
+        <p className={ui.text} id="code-sent">{masked ? t.signInRecovery.notSentTo(masked) : t.signInRecovery.notSent}</p>
       )}
       {codeSent && !burnt && props.expiresAt && (
         <p className={ui.text} id="code-expiry">{t.signInRecovery.expiresAt(formatClock({ t, at: props.expiresAt }))}</p>

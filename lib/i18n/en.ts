@@ -169,6 +169,7 @@ export const en = {
     pinTriesLeft: (n: number) =>
       (n === 1 ? "1 PIN try left before sign-in is locked." : `${n} PIN tries left before sign-in is locked.`),
     notSent: "No code has been sent. Send one by text message, or approve on your phone.",
+    notSentTo: (masked: string) => `No code has been sent to ${masked}. Send one by text message, or approve on your phone.`,
     sendCode: "Send me a code",
   },
 };

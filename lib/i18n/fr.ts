@@ -167,6 +167,7 @@ export const fr: Messages = {
     pinTriesLeft: (n) =>
       (n === 1 ? "Il reste 1 essai de code PIN avant le blocage." : `Il reste ${n} essais de code PIN avant le blocage.`),
     notSent: "Aucun code n'a été envoyé. Recevez-en un par SMS, ou validez sur votre téléphone.",
+    notSentTo: (masked) => `Aucun code n'a été envoyé au ${masked}. Recevez-en un par SMS, ou validez sur votre téléphone.`,
     sendCode: "Recevoir un code",
   },
 };
