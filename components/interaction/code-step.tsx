@@ -28,7 +28,7 @@ const PHONE_ERRORS = new Set(["phone_expired", "phone_mismatch"]);
  */
 export function CodeStep(props: StepProps & {
   maskedMsisdn?: string; needsPin: boolean; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
-  codeSent?: boolean; expiresAt?: Date; resendAt?: Date; codeTriesLeft?: number;
+  codeSent?: boolean; expired?: boolean; expiresAt?: Date; resendAt?: Date; codeTriesLeft?: number;
 }) {
   const { id, csrf, t, ui, clientName, error, errorCode = "", retryAt, needsPin, canChangeNumber, pinTriesLeft } = props;
   const codeSent = props.codeSent ?? true;
@@ -37,7 +37,9 @@ export function CodeStep(props: StepProps & {
   const phoneOffered = props.phoneOffered && !locked && errorCode !== "phone_limited";
   const canResend = !locked && errorCode !== "send_limited";
   const masked = props.maskedMsisdn;
-  const showForm = !burnt && codeSent;
+  // An expired code cannot work: no code form, the message says so and "Request a new code" is offered at once.
+  const expired = !burnt && codeSent && props.expired === true;
+  const showForm = !burnt && codeSent && !expired;
   // A wrong PIN after the right code keeps the code (issue 17): say so, and how many PINs lock.
   const codeKept = needsPin && errorCode === "pin_invalid";
   const codeTriesLeft = props.codeTriesLeft ?? MAX_CODE_ATTEMPTS;
@@ -58,7 +60,7 @@ export function CodeStep(props: StepProps & {
       {codeSent && !burnt && props.expiresAt && (
         <p className={ui.text} id="code-expiry">{t.signInRecovery.expiresAt(formatClock({ t, at: props.expiresAt }))}</p>
       )}
-      <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : undefined)} t={t} retryAt={retryAt} />
+      <FormAlert ui={ui} text={error ?? (burnt ? t.code.burnt : expired ? t.errors.code_expired : undefined)} t={t} retryAt={retryAt} />
       {codeKept && !burnt && <p id="code-kept" className={ui.text}>{t.pinRetry.codeKept(PIN_FAILURES_BEFORE_LOCKOUT)}</p>}
       {showCodeTries && <p id="code-tries" className={ui.text}>{t.signInRecovery.codeTriesLeft(codeTriesLeft)}</p>}
       {showPinTries && <p id="pin-tries" className={ui.text}>{t.signInRecovery.pinTriesLeft(pinTriesLeft)}</p>}
@@ -105,6 +107,7 @@ export function CodeStep(props: StepProps & {
         {codeSent && canResend && (
           <ScreenForm id={id} step="resend" csrf={csrf}>
             <ResendButton label={t.code.resend} className={ui.secondary} textClassName={ui.help}
+              describedBy={burnt || expired ? "form-error" : undefined}
               waitMs={props.resendAt ? Math.max(0, props.resendAt.getTime() - Date.now()) : 0}
               waitText={props.resendAt ? t.signInRecovery.resendAt(formatClock({ t, at: props.resendAt, seconds: true })) : ""} />
           </ScreenForm>

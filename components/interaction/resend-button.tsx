@@ -7,8 +7,10 @@ import { useEffect, useState } from "react";
  * becomes available (`waitText`, written as a clock time: without script, reloading the page after
  * it shows the button enabled); with script it enables itself after `waitMs` and the text goes away.
  */
-export function ResendButton({ label, className, waitMs, waitText, textClassName }: {
+export function ResendButton({ label, className, waitMs, waitText, textClassName, describedBy }: {
   label: string; className: string; waitMs: number; waitText: string; textClassName: string;
+  /** The message this button answers (a burnt or expired code), linked to it. */
+  describedBy?: string;
 }) {
   const [ready, setReady] = useState(waitMs <= 0);
   useEffect(() => {
@@ -19,7 +21,7 @@ export function ResendButton({ label, className, waitMs, waitText, textClassName
   return (
     <>
       <button type="submit" id="resend" className={className} disabled={!ready}
-        aria-describedby={ready ? undefined : "resend-at"}>{label}</button>
+        aria-describedby={ready ? describedBy : "resend-at"}>{label}</button>
       {!ready && <p id="resend-at" className={textClassName}>{waitText}</p>}
     </>
   );

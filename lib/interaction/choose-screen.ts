@@ -20,6 +20,8 @@ export type Screen =
     kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
     /** False when "approve on your phone" was chosen before any text message: no code went out. */
     codeSent: boolean;
+    /** A sent code past OTP_TTL: no code form, a new code at once. */
+    expired: boolean;
     /** When the code stops working, and when "Request a new code" is offered (undefined: now). */
     expiresAt?: Date; resendAt?: Date;
     /** Wrong codes still allowed (MAX_CODE_ATTEMPTS minus the attempts stored on the request). */
@@ -61,7 +63,7 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     const live = codeSent && !burnt && !isOneTimeCodeExpired(sentAt!);
     const resendAt = live ? new Date(sentAt!.getTime() + RESEND_DELAY_SECONDS * 1000) : undefined;
     return {
-      kind: "code", burnt, canChangeNumber: !hinted, codeSent,
+      kind: "code", burnt, canChangeNumber: !hinted, codeSent, expired: codeSent && !burnt && !live,
       maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : request.sentTo ?? undefined, phoneOffered: true,
       expiresAt: live ? new Date(sentAt!.getTime() + config().OTP_TTL * 1000) : undefined,
       resendAt: resendAt && resendAt.getTime() > Date.now() ? resendAt : undefined,

@@ -101,6 +101,18 @@ describe("the code screen", () => {
     expect(html).not.toMatch(/<button[^>]*id="resend"[^>]*disabled/);
     expect(html).not.toContain('id="resend-at"');
   });
+
+  it("an expired code: no code form, the message linked to Request a new code, offered at once", async () => {
+    const f = await beginAuthorization(baseUrl, client);
+    await post(f, "msisdn", { msisdn: "447700900880" });
+    await db.authorizationRequest.update({ where: { id: f.id }, data: { otpSentAt: new Date(Date.now() - 3_600_000) } });
+    const html = (await getInteraction(baseUrl, f.id, f.cookie)).html;
+    expect(html).toContain("This code has expired. Request a new code.");
+    expect(html).not.toContain('name="code"');
+    expect(html).not.toContain("The code is valid until");
+    expect(html).toMatch(/<button[^>]*id="resend"[^>]*aria-describedby="form-error"/);
+    expect(html).not.toMatch(/<button[^>]*id="resend"[^>]*disabled/);
+  });
 });
 
 describe("tries left", () => {
@@ -162,6 +174,9 @@ describe("approve on your phone before any text message", () => {
       expect(await db.message.count({ where: { msisdn } })).toBe(0);
       expect((await row(f.id)).otpSentAt!.getTime()).toBe(0);
       expect(await db.deviceRequest.count({ where: { authorizationRequestId: f.id } })).toBe(1);
+      // An error on the waiting screen is linked to "Check now", which has the focus.
+      const withError = (await getInteraction(baseUrl, f.id, f.cookie, "?e=phone_limited")).html;
+      expect(withError).toMatch(/<a[^>]*id="phone-check"[^>]*aria-describedby="form-error"[^>]*autofocus=""/);
       // "Enter a code instead": no code form (none was sent), "Send me a code" sends one.
       const back = await post(f, "use-code");
       const codeScreen = await screenAfter(f, back);
