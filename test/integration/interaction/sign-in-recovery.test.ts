@@ -4,6 +4,8 @@ import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import { enrolledDevice } from "@/test/support/mobile-support";
 import { beginAuthorization, cookieAfter, getInteraction, postStep, type Flow } from "@/e2e/fixtures/interaction-http";
+import { browserCookieName } from "@/lib/sessions/browser-cookie";
+import { authorize, expectInteraction, requestFor, signedInBrowser } from "@/test/support/authorize-support";
 
 /**
  * Issue 17, "a sign-in you can recover from", over HTTP: the refused number kept for one showing
@@ -199,5 +201,25 @@ describe("approve on your phone before any text message", () => {
     const res = await post(f, "msisdn", { msisdn: "0770O", via: "phone" });
     expect(errorOf(res)).toBe("msisdn_invalid");
     expect(await db.deviceRequest.count({ where: { authorizationRequestId: f.id } })).toBe(0);
+  });
+});
+
+describe("the account choice", () => {
+  it("an error is linked to the choices and the first has the focus", async () => {
+    const [a, b] = [await createTestSubscriber(), await createTestSubscriber()];
+    const { browserId } = await signedInBrowser(a);
+    await signedInBrowser(b, { browserId });
+    const { row } = await expectInteraction(await authorize(requestFor(client, { prompt: "select_account" }), { browserId }));
+    const cookie = `${browserCookieName()}=${browserId}`;
+    const plain = (await getInteraction(baseUrl, row.id, cookie)).html;
+    expect(plain).toContain('value="new"');
+    expect(plain).not.toContain('role="alert"');
+    const html = (await getInteraction(baseUrl, row.id, cookie, "?e=session_unusable")).html;
+    expect(html).toContain("Please sign in again with this number.");
+    const buttons = [...html.matchAll(/<button[^>]*name="session"[^>]*>/g)].map((m) => m[0]);
+    expect(buttons.length).toBe(3);
+    expect(buttons.every((tag) => tag.includes('aria-describedby="form-error"'))).toBe(true);
+    expect(buttons[0]).toContain('autofocus=""');
+    expect(buttons.slice(1).some((tag) => tag.includes("autofocus"))).toBe(false);
   });
 });
