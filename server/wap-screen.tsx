@@ -37,7 +37,7 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     const { params: p, screen, csrf } = current;
     // The language chosen with the switch, else ui_locales, else Accept-Language (lib/i18n/request-language.ts).
     const t = getMessages(screenLanguages({ cookie, uiLocales: p.uiLocales, acceptLanguage }));
-    const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), t });
+    const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), left: query.get("left"), t });
     const common = { id, csrf, t, clientName: p.clientName, ...notice };
     const body = renderWithSwitchBack(screenPath(id, query), () => renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>

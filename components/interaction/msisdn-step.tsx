@@ -6,11 +6,20 @@ import type { StepProps } from "./step-props";
 /**
  * Sign-in, first step: the mobile number (typed, or the one a hint named, shown masked). Over a
  * code-sending limit the form is replaced by the time to try again and a link to start again.
+ * A refused number comes back in the field as typed (issue 17: kept on the request for one showing,
+ * never in the URL; React escapes it), the field marked invalid, described by the message and focused. The help
+ * text gives an example of the operator's country in both accepted forms. "Approve on your phone
+ * instead" is offered here too, before any text message (the same form, `via=phone`; the Enter key
+ * keeps the first button, Continue).
  */
-export function MsisdnStep(props: StepProps & { maskedMsisdn?: string }) {
-  const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn } = props;
+export function MsisdnStep(props: StepProps & {
+  maskedMsisdn?: string; example?: { national: string; international: string } | null; typedMsisdn?: string;
+}) {
+  const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn, example, typedMsisdn } = props;
   // A refused number is this field's error: linked to it (announced with it) and marked invalid.
   const fieldError = errorCode === "msisdn_invalid" && !!error;
+  const help = example ? `${t.signIn.msisdnHelp} ${t.signInRecovery.example(example.national, example.international)}`
+    : t.signIn.msisdnHelp;
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.signIn.title}</h1>
@@ -27,11 +36,15 @@ export function MsisdnStep(props: StepProps & { maskedMsisdn?: string }) {
                 id="msisdn" name="msisdn" type="tel" inputMode="tel" autoComplete="tel" required maxLength={40}
                 aria-describedby={fieldError ? "form-error msisdn-help" : "msisdn-help"}
                 aria-invalid={fieldError ? true : undefined} className={ui.input} autoFocus
+                defaultValue={typedMsisdn}
               />
-              <p id="msisdn-help" className={ui.help}>{t.signIn.msisdnHelp}</p>
+              <p id="msisdn-help" className={ui.help}>{help}</p>
             </div>
           )}
           <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>
+          {errorCode !== "phone_limited" && (
+            <button type="submit" id="phone-first" name="via" value="phone" className={ui.secondary}>{t.phone.offer}</button>
+          )}
         </ScreenForm>
       )}
       <ScreenForm id={id} step="cancel" csrf={csrf}>

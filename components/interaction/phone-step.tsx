@@ -13,13 +13,13 @@ import type { StepProps } from "./step-props";
  * answers, or after a bound back to this screen).
  */
 export function PhoneStep(props: StepProps & { checkCode: string; bindingMessage?: string; needsPin: boolean }) {
-  const { id, csrf, t, ui, clientName, error, checkCode, bindingMessage, needsPin } = props;
+  const { id, csrf, t, ui, clientName, error, retryAt, checkCode, bindingMessage, needsPin } = props;
   const check = servicePath(`/interaction/${id}/phone`);
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.phone.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
-      <FormAlert ui={ui} text={error} />
+      <FormAlert ui={ui} text={error} t={t} retryAt={retryAt} />
       <p className={ui.text}>{t.phone.sent}{needsPin ? ` ${t.phone.pinNote}` : ""}</p>
       <div>
         <p className={ui.text}>{t.phone.check}</p>
@@ -28,7 +28,9 @@ export function PhoneStep(props: StepProps & { checkCode: string; bindingMessage
       {bindingMessage && <p id="binding-message" className={ui.text}>{bindingMessage}</p>}
       <PhoneWaiter check={check} className={`${ui.text} ${ui.muted}`} noScript={t.a11y.waitingNoScript}
         script={t.a11y.waitingScript} answered={t.a11y.answered} />
-      <p><a id="phone-check" className={ui.link} href={check}>{t.a11y.checkNow}</a></p>
+      {/* An error is linked to the control that acts on it (issue 17), and focused. */}
+      <p><a id="phone-check" className={ui.link} href={check} aria-describedby={error ? "form-error" : undefined}
+        autoFocus={!!error}>{t.a11y.checkNow}</a></p>
       <ScreenForm id={id} step="use-code" csrf={csrf}>
         <button type="submit" id="use-code" className={ui.secondary}>{t.phone.useCode}</button>
       </ScreenForm>

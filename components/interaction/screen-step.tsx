@@ -19,10 +19,12 @@ export function ScreenStep({ screen, params: p, ...common }: StepProps & {
 }) {
   switch (screen.kind) {
     case "select": return <SelectStep {...common} accounts={screen.accounts} />;
-    case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} />;
-    case "code":
-      return <CodeStep {...common} maskedMsisdn={screen.maskedMsisdn} needsPin={p.acr === "3"}
-        burnt={screen.burnt} canChangeNumber={screen.canChangeNumber} phoneOffered={screen.phoneOffered} />;
+    case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} example={screen.example}
+      typedMsisdn={screen.typed} />;
+    case "code": {
+      const { kind: _kind, ...code } = screen;
+      return <CodeStep {...common} {...code} needsPin={p.acr === "3"} />;
+    }
     case "phone":
       return <PhoneStep {...common} checkCode={screen.checkCode} bindingMessage={screen.bindingMessage} needsPin={p.acr === "3"} />;
     case "consent": return <ConsentStep {...common} params={p} maskedMsisdn={screen.maskedMsisdn} shared={screen.shared} />;

@@ -13,4 +13,6 @@ export interface StepProps {
   /** Its code and, for a lockout or limit, when it ends (lib/interaction/read-step-notice.ts). */
   errorCode?: string;
   retryAt?: Date;
+  /** After a wrong PIN: tries left before the lockout (issue 17, lib/interaction/read-step-notice.ts). */
+  pinTriesLeft?: number;
 }

@@ -9,7 +9,7 @@ export const en = {
     title: "Sign in with your mobile number",
     forClient: (client: string) => `to continue to ${client}`,
     msisdnLabel: "Mobile number",
-    msisdnHelp: "Your full number with the country code, for example +44 7700 900123.",
+    msisdnHelp: "Your mobile number, as you would dial it at home or with + and the country code.",
     hintedNumber: (masked: string) => `We will send a code to ${masked}.`,
     continue: "Continue",
     cancel: "Cancel",
@@ -99,7 +99,7 @@ export const en = {
     national_identifier: "National identity number",
   } as Record<string, string>,
   errors: {
-    msisdn_invalid: "Enter your full mobile number with the country code, for example +44 7700 900123.",
+    msisdn_invalid: "That is not a complete mobile number. Check it and try again.",
     code_invalid: "That code is not right, or it was not sent to this number. Check the message and try again.",
     code_expired: "This code has expired. Request a new code.",
     code_burnt: "Too many wrong attempts: this code can no longer be used. Request a new code.",
@@ -276,6 +276,19 @@ export const en = {
       code_expired: "That code has expired. Start again.",
       bad_request: "That did not work. Try again.",
     } as Record<string, string>,
+  },
+  /** Issue 17, "a sign-in you can recover from": examples, tries left, code times, approve on the phone first. */
+  signInRecovery: {
+    example: (national: string, international: string) => `For example ${national} or ${international}.`,
+    expiresAt: (time: string) => `The code is valid until ${time}.`,
+    resendAt: (time: string) => `You can ask for a new code at ${time}.`,
+    resendIn: (seconds: number) => `You can ask for a new code in ${seconds} s.`,
+    codeTriesLeft: (n: number) => (n === 1 ? "1 try left with this code." : `${n} tries left with this code.`),
+    pinTriesLeft: (n: number) =>
+      (n === 1 ? "1 PIN try left before sign-in is locked." : `${n} PIN tries left before sign-in is locked.`),
+    notSent: "No code has been sent. Send one by text message, or approve on your phone.",
+    notSentTo: (masked: string) => `No code has been sent to ${masked}. Send one by text message, or approve on your phone.`,
+    sendCode: "Send me a code",
   },
 };
 

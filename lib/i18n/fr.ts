@@ -8,7 +8,7 @@ export const fr: Messages = {
     title: "Connectez-vous avec votre numéro de mobile",
     forClient: (client) => `pour continuer vers ${client}`,
     msisdnLabel: "Numéro de mobile",
-    msisdnHelp: "Votre numéro complet avec l'indicatif du pays, par exemple +33 6 12 34 56 78.",
+    msisdnHelp: "Votre numéro de mobile, tel que vous le composez dans le pays ou avec + et l'indicatif du pays.",
     hintedNumber: (masked) => `Nous allons envoyer un code au ${masked}.`,
     continue: "Continuer",
     cancel: "Annuler",
@@ -98,7 +98,7 @@ export const fr: Messages = {
     national_identifier: "Numéro d'identité nationale",
   },
   errors: {
-    msisdn_invalid: "Saisissez votre numéro de mobile complet avec l'indicatif du pays, par exemple +33 6 12 34 56 78.",
+    msisdn_invalid: "Ce numéro de mobile n'est pas complet. Vérifiez-le et réessayez.",
     code_invalid: "Ce code n'est pas correct, ou il n'a pas été envoyé à ce numéro. Vérifiez le message et réessayez.",
     code_expired: "Ce code a expiré. Demandez un nouveau code.",
     code_burnt: "Trop d'essais incorrects : ce code ne peut plus être utilisé. Demandez un nouveau code.",
@@ -272,5 +272,17 @@ export const fr: Messages = {
       code_expired: "Ce code a expiré. Recommencez.",
       bad_request: "Cela n'a pas fonctionné. Réessayez.",
     },
+  },
+  signInRecovery: {
+    example: (national, international) => `Par exemple ${national} ou ${international}.`,
+    expiresAt: (time) => `Le code est valable jusqu'à ${time}.`,
+    resendAt: (time) => `Vous pourrez demander un nouveau code à ${time}.`,
+    resendIn: (seconds) => `Vous pourrez demander un nouveau code dans ${seconds} s.`,
+    codeTriesLeft: (n) => (n === 1 ? "Il reste 1 essai avec ce code." : `Il reste ${n} essais avec ce code.`),
+    pinTriesLeft: (n) =>
+      (n === 1 ? "Il reste 1 essai de code PIN avant le blocage." : `Il reste ${n} essais de code PIN avant le blocage.`),
+    notSent: "Aucun code n'a été envoyé. Recevez-en un par SMS, ou validez sur votre téléphone.",
+    notSentTo: (masked) => `Aucun code n'a été envoyé au ${masked}. Recevez-en un par SMS, ou validez sur votre téléphone.`,
+    sendCode: "Recevoir un code",
   },
 };

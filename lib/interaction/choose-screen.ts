@@ -1,3 +1,6 @@
+import { takeTypedMsisdn } from "../authorization-request/keep-typed-msisdn";
+import { UNSENT_CODE_AT } from "../authorization-request/store-unsent-sign-in-code";
+import { config } from "../config";
 import { findWaitingRequest } from "../out-of-band/find-waiting-request";
 import { maskMsisdn } from "../messaging/mask-msisdn";
 import { findSubscriber } from "../subscribers/find-subscriber";
@@ -5,12 +8,27 @@ import { findSubscriberMsisdn } from "../subscribers/find-subscriber-msisdn";
 import { sharedAttributes, type SharedAttribute } from "./describe-consent";
 import type { PendingRequest } from "./pending-request";
 import { listAccounts, type Account } from "./list-accounts";
-import { MAX_CODE_ATTEMPTS } from "./one-time-code";
+import { msisdnExample } from "./msisdn-example";
+import { isOneTimeCodeExpired, MAX_CODE_ATTEMPTS, RESEND_DELAY_SECONDS } from "./one-time-code";
 
 export type Screen =
   | { kind: "select"; accounts: Account[] }
-  | { kind: "msisdn"; maskedMsisdn?: string }
-  | { kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean }
+  | {
+    kind: "msisdn"; maskedMsisdn?: string; example?: { national: string; international: string } | null;
+    /** A refused number as typed, shown back once in the field (keep-typed-msisdn.ts). */
+    typed?: string;
+  }
+  | {
+    kind: "code"; maskedMsisdn?: string; burnt: boolean; canChangeNumber: boolean; phoneOffered: boolean;
+    /** False when "approve on your phone" was chosen before any text message: no code went out. */
+    codeSent: boolean;
+    /** A sent code past OTP_TTL: no code form, a new code at once. */
+    expired: boolean;
+    /** When the code stops working, and when "Request a new code" is offered (undefined: now). */
+    expiresAt?: Date; resendAt?: Date;
+    /** Wrong codes still allowed (MAX_CODE_ATTEMPTS minus the attempts stored on the request). */
+    codeTriesLeft: number;
+  }
   | { kind: "phone"; checkCode: string; bindingMessage?: string }
   | { kind: "consent"; maskedMsisdn?: string; shared: SharedAttribute[] }
   | { kind: "continue" };
@@ -44,10 +62,19 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     // depends on whether the number has a handset.
     const waiting = await findWaitingRequest({ authorizationRequestId: request.id });
     if (waiting) return { kind: "phone", ...waiting };
-    // The typed number is not shown back: an unknown number must look exactly like a known one.
+    // The masked number is the one stored with the code (`sentTo`: a typed number, known or not), so
+    // it says nothing about who is a subscriber; the times and tries come from the request row alone.
+    const sentAt = request.otpSentAt;
+    const codeSent = sentAt !== null && sentAt.getTime() !== UNSENT_CODE_AT.getTime();
+    const burnt = request.otpAttempts >= MAX_CODE_ATTEMPTS;
+    const live = codeSent && !burnt && !isOneTimeCodeExpired(sentAt!);
+    const resendAt = live ? new Date(sentAt!.getTime() + RESEND_DELAY_SECONDS * 1000) : undefined;
     return {
-      kind: "code", burnt: request.otpAttempts >= MAX_CODE_ATTEMPTS, canChangeNumber: !hinted,
-      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : undefined, phoneOffered: true,
+      kind: "code", burnt, canChangeNumber: !hinted, codeSent, expired: codeSent && !burnt && !live,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : request.sentTo ?? undefined, phoneOffered: true,
+      expiresAt: live ? new Date(sentAt!.getTime() + config().OTP_TTL * 1000) : undefined,
+      resendAt: resendAt && resendAt.getTime() > Date.now() ? resendAt : undefined,
+      codeTriesLeft: Math.max(0, MAX_CODE_ATTEMPTS - request.otpAttempts),
     };
   }
   if (!hinted && !request.subscriberId && !wantsNumber && (next === "select_account" || params.prompt.includes("select_account"))) {
@@ -56,7 +83,12 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   }
   if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn) };
   // A subscriber named by id only (id_token_hint), or the account picked on the selection screen.
-  return { kind: "msisdn", maskedMsisdn: await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId) };
+  const maskedMsisdn = await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId);
+  if (maskedMsisdn) return { kind: "msisdn", maskedMsisdn };
+  // The help text's example number, in the two forms the field accepts (msisdn-example.ts), and a
+  // refused number back in the field, once.
+  const typed = await takeTypedMsisdn(request);
+  return { kind: "msisdn", example: msisdnExample(config().DEFAULT_COUNTRY), typed: typed ?? undefined };
 }
 
 async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {

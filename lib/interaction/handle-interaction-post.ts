@@ -63,6 +63,8 @@ function seeOther(id: string, result: StepResult): Response {
     if (result.error) query.set("e", result.error);
     // The screen tells the exact time the limit ends (lib/interaction/read-step-notice.ts).
     if (result.retryAfter) query.set("until", String(Math.ceil(Date.now() / 1000) + result.retryAfter));
+    // Tries left before a PIN lockout (a count, not personal data; shown only with pin_invalid).
+    if (result.error === "pin_invalid" && result.pinTriesLeft) query.set("left", String(result.pinTriesLeft));
     const qs = query.toString();
     location = serviceUrl(`/interaction/${id}${qs ? `?${qs}` : ""}`);
   }

@@ -21,9 +21,11 @@ export type IssueResult = { issued: true } | { issued: false; retryAfter?: numbe
  * limit nothing is stored or sent
  * and `retryAfter` says how long to wait. `issued: false` without it: no longer pending.
  */
-export async function issueSignInCode({ requestId, params, recipient, target, resend = false, ip, browserId }: {
+export async function issueSignInCode({ requestId, params, recipient, target, resend = false, ip, browserId, sentTo }: {
   requestId: string; params: AuthorizationParams; recipient: Recipient; target: string; resend?: boolean; ip?: string;
   browserId?: string;
+  /** The masked number the code screen names (issue 17), stored with the code; undefined keeps the stored one. */
+  sentTo?: string | null;
 }): Promise<IssueResult> {
   const verdict = await limitCodeSends({
     msisdn: recipient?.msisdn ?? target, resendOf: resend ? requestId : undefined, ip, browserId, clientId: params.clientId,
@@ -32,7 +34,7 @@ export async function issueSignInCode({ requestId, params, recipient, target, re
   const active = recipient?.status === "active" ? recipient : null;
   const code = newOneTimeCode();
   const stored = await storeSignInCode({
-    requestId, otpHash: hashOneTimeCode({ requestId, code }), subscriberId: active?.id ?? null,
+    requestId, otpHash: hashOneTimeCode({ requestId, code }), subscriberId: active?.id ?? null, sentTo,
   });
   if (!stored) return { issued: false };
   if (active) {

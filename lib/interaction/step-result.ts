@@ -15,7 +15,11 @@ export type InteractionErrorCode =
  * browser's fresh cookie after a sign-in (lib/sessions/renew-browser-id.ts), sent with the redirect.
  */
 export type StepResult =
-  | { to: "interaction"; error?: InteractionErrorCode; step?: "msisdn"; retryAfter?: number }
+  | {
+    to: "interaction"; error?: InteractionErrorCode; step?: "msisdn"; retryAfter?: number;
+    /** After a wrong PIN: tries left before the lockout (`?left=`, from the counter checkPin reserved). */
+    pinTriesLeft?: number;
+  }
   | { to: "resume"; setCookie?: string };
 
 /** What every step handler receives: the request row (already checked for this browser), its params, the form. */

@@ -51,7 +51,7 @@ export async function verifySignInCode(input: StepInput): Promise<StepResult> {
   if (!result.ok && result.reason === "invalid") await refundCodeAttempt({ requestId: request.id, otpHash: request.otpHash });
   if (!result.ok) {
     return failed(input, attempt, result.reason === "locked" ? "pin_locked" : "pin_invalid",
-      result.reason === "locked" ? result.retryAfter : undefined);
+      result.reason === "locked" ? result.retryAfter : undefined, result.reason === "invalid" ? result.triesLeft : undefined);
   }
   // checkPin has cleared the failure state (only if not locked at that moment): nothing left to clear.
   return completeSignIn({ ...input, subscriber: { ...subscriber, ...PIN_FAILURES_CLEARED } });
@@ -71,12 +71,14 @@ async function refused(request: AuthorizationRequest): Promise<StepResult> {
  */
 async function failed(
   { request, params, ip }: StepInput, attempt: number, error: "code_invalid" | "pin_invalid" | "pin_locked",
-  retryAfter?: number,
+  retryAfter?: number, pinTriesLeft?: number,
 ): Promise<StepResult> {
   await recordAuditEvent({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
     subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } });
   // Only a wrong code burns it: a wrong PIN after the right code had its code attempt given back.
   const shown: InteractionErrorCode = error !== "code_invalid" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
   // A lockout says when it ends (the screens show the time and hide the forms until then).
-  return retryAfter && shown === "pin_locked" ? { to: "interaction", error: shown, retryAfter } : { to: "interaction", error: shown };
+  if (retryAfter && shown === "pin_locked") return { to: "interaction", error: shown, retryAfter };
+  // A wrong PIN says how many are left before the lockout (the counter checkPin just reserved: no extra read or write).
+  return shown === "pin_invalid" && pinTriesLeft ? { to: "interaction", error: shown, pinTriesLeft } : { to: "interaction", error: shown };
 }

@@ -19,7 +19,8 @@ const RESERVATION_TIMEOUT_MS = 60_000;
 
 export type PinCheck =
   | { ok: true }
-  | { ok: false; reason: "invalid" }
+  /** `triesLeft`: wrong PINs still allowed before the lockout, from the failure counter this attempt reserved. */
+  | { ok: false; reason: "invalid"; triesLeft?: number }
   /** Locked (before this attempt, or by it): `retryAfter` seconds until the lockout ends. */
   | { ok: false; reason: "locked"; retryAfter: number };
 
@@ -56,7 +57,9 @@ export async function checkPin({ subscriber, pin, ip, clientId, now = new Date()
     });
     return cleared.count === 1 ? { ok: true } : lockedNow({ subscriberId: subscriber.id, now });
   }
-  if (reserved.failedPinAttempts < PIN_FAILURES_BEFORE_LOCKOUT) return { ok: false, reason: "invalid" };
+  if (reserved.failedPinAttempts < PIN_FAILURES_BEFORE_LOCKOUT) {
+    return { ok: false, reason: "invalid", triesLeft: PIN_FAILURES_BEFORE_LOCKOUT - reserved.failedPinAttempts };
+  }
   return lock({ subscriberId: subscriber.id, lockoutCount: reserved.lockoutCount, ip, clientId, now });
 }
 

@@ -41,7 +41,7 @@ export default async function InteractionPage({ params, searchParams }: Props) {
   }
   const { params: p, screen, csrf } = current;
   const t = await pageLanguage(); // the lang cookie, else ui_locales, else Accept-Language (shared with the layout)
-  const notice = readStepNotice({ e: query.e, until: query.until, t });
+  const notice = readStepNotice({ e: query.e, until: query.until, left: query.left, t });
   const common = { id, csrf, t, clientName: p.clientName, ...notice };
   return (
     <>

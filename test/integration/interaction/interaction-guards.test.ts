@@ -98,7 +98,7 @@ describe("interaction form handlers refuse forged posts", () => {
     // Next's flight data carries the URL (percent-encoded, in a JSON string); the markup must not.
     expect(page.html.replace(/<script[\s\S]*?<\/script>/g, "")).not.toContain("alert(1)");
     const known = await getInteraction(baseUrl, f.id, f.cookie, "?e=msisdn_invalid");
-    expect(known.html).toContain("Enter your full mobile number");
+    expect(known.html).toContain("That is not a complete mobile number"); // issue 17's wording
   });
 
   it("renders the page with no-referrer and noindex", async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
+import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
 import {
   beginAuthorization, cookieAfter, csrfOf, getInteraction, postStep, type Flow,
@@ -76,7 +77,9 @@ describe("sign-in by one-time code", () => {
       expect(await db.message.count({ where: { msisdn } })).toBe(0);
       const page = await getInteraction(baseUrl, f.id, f.cookie);
       expect(page.html).toContain('name="code"');
-      expect(page.html).not.toContain(msisdn.slice(-4));
+      // Issue 17: the typed number is shown back masked, known or not; never more of it.
+      expect(page.html).toContain(maskMsisdn(msisdn));
+      expect(page.html).not.toContain(msisdn);
       expect(errorOf(await post(f, "code", { code: "123456" }))).toBe("code_invalid");
     }
   });

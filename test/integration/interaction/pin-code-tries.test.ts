@@ -31,7 +31,8 @@ describe("code tries and PIN tries", () => {
     const page = await getInteraction(h.baseUrl, f.id, f.cookie, "?e=pin_invalid");
     expect(page.html).toContain("Your code is still valid");
     expect(page.html).toContain("After 5 wrong PINs in a row");
-    expect(page.html).toMatch(/id="pin"[^>]*aria-describedby="pin-help code-kept"|aria-describedby="pin-help code-kept"[^>]*id="pin"/);
+    // (issue 17: the PIN field is the one in error, so the message describes it first)
+    expect(page.html).toMatch(/id="pin"[^>]*aria-describedby="form-error pin-help code-kept"|aria-describedby="form-error pin-help code-kept"[^>]*id="pin"/);
     expect(page.html).toContain('name="code"');
     const ok = await h.post(f, "code", { code, pin: s.pin }, ip);
     expect(errorOf(ok)).toBeNull();

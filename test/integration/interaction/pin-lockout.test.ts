@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 import { useAbuseServer, errorOf, latestCode, subscriberRow } from "@/test/support/abuse-server";
 import { createTestSubscriber } from "@/test/support/fixtures";
@@ -102,6 +103,9 @@ describe("PIN lockout", () => {
       // Only per-request values differ between two renderings of the same screen.
       let html = page.html.replaceAll(f.id, "ID").replaceAll(f.csrf, "CSRF");
       for (const m of page.html.matchAll(/nonce(?:=|\\?":\\?)"([A-Za-z0-9+/=_-]{8,})/g)) html = html.replaceAll(m[1]!, "NONCE");
+      // Issue 17: the typed number (masked, known or not), the code's clock times and the resend wait.
+      html = html.replaceAll(maskMsisdn(msisdn), "NUMBER").replace(/\d\d:\d\d(:\d\d)?/g, "TIME")
+        .replace(/waitMs\\?":\d+/g, "waitMs:N");
       return { status: res.status, location: res.headers.get("location")!.replace(f.id, "ID"), html, errors, times };
     };
     const a = await observe(unknown);
