@@ -54,6 +54,7 @@ const { withdrawConsent } = await import("../lib/subscribers/withdraw-consent");
 const { listDevices } = await import("../lib/devices/list-devices");
 const { revokeDevice } = await import("../lib/devices/revoke-device");
 const { purgeExpired } = await import("../lib/maintenance/purge-expired");
+const { setClientLogout, checkLogoutUri } = await import("../lib/logout/set-client-logout"); // logout (issue 18)
 
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
@@ -149,6 +150,31 @@ const expiresIn = () =>
   new Option("--expires-in <format>", "token response expires_in: timestamp (interface) or seconds (RFC 6749)")
     .choices(["timestamp", "seconds"]);
 
+// ---- client logout registration (issue 18: Back-Channel / Front-Channel Logout 1.0, docs/logout.md) ----
+type LogoutOptions = {
+  backchannelLogoutUri?: string; backchannelLogoutSessionRequired?: "yes" | "no";
+  frontchannelLogoutUri?: string; frontchannelLogoutSessionRequired?: "yes" | "no";
+};
+const yesNo = (flag: string, what: string) => new Option(flag, what).choices(["yes", "no"]);
+const logoutOptions = {
+  backchannelUri: () => new Option("--backchannel-logout-uri <uri>", "back-channel logout URI (\"none\" clears it)"),
+  backchannelSession: () => yesNo("--backchannel-logout-session-required <yes|no>", "logout tokens must carry sid"),
+  frontchannelUri: () => new Option("--frontchannel-logout-uri <uri>", "front-channel logout URI (\"none\" clears it)"),
+  frontchannelSession: () => yesNo("--frontchannel-logout-session-required <yes|no>", "iframes get iss and sid"),
+};
+/** The options as setClientLogout's changes; the URIs are checked here so a bad one changes nothing. */
+function logoutChanges(o: LogoutOptions) {
+  const uri = (v: string | undefined, label: string) =>
+    v === undefined ? undefined : v === "none" ? null : checkLogoutUri(v, label);
+  const bool = (v: "yes" | "no" | undefined) => (v === undefined ? undefined : v === "yes");
+  return {
+    backchannel_logout_uri: uri(o.backchannelLogoutUri, "back-channel logout URI"),
+    backchannel_logout_session_required: bool(o.backchannelLogoutSessionRequired),
+    frontchannel_logout_uri: uri(o.frontchannelLogoutUri, "front-channel logout URI"),
+    frontchannel_logout_session_required: bool(o.frontchannelLogoutSessionRequired),
+  };
+}
+
 // ---- clients ----
 const clientGroup = program.command("client").description("relying parties");
 
@@ -161,16 +187,20 @@ clientGroup.command("create")
   .option("--public", "public client: no secret, PKCE S256 required")
   .option("--post-logout-redirect-uri <uri...>", "post-logout redirect URI (repeatable)")
   .option("--sector-identifier <host>", "pairwise sector (default: host of the redirect URIs)")
+  .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
+  .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (o: {
     name: string; redirectUri: string[]; scope: string[]; expiresIn: "timestamp" | "seconds"; public?: boolean;
     postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
-  }) => {
+  } & LogoutOptions) => {
+    logoutChanges(o); // logout (issue 18): refused before the client exists
     const { client: c, clientSecret } = await createClient({
       name: o.name, redirectUris: o.redirectUri, scopes: o.scope, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
     });
+    const logout = await setClientLogout({ clientId: c.id, changes: logoutChanges(o) }); // logout (issue 18)
     return {
-      json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: clientView(c) },
+      json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: { ...clientView(c), ...logout } },
       text: [`Client "${c.name}" created.`, ...secretLines(c.id, clientSecret)],
     };
   }));
@@ -210,9 +240,14 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
 clientGroup.command("set <client_id>").description("change a client's options")
   .addOption(expiresIn())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
-  .action(act(async (clientId: string, o: { expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled" }) => {
+  .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
+  .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
+  .action(act(async (clientId: string, o: { expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled" }
+    & LogoutOptions) => {
+    logoutChanges(o); // logout (issue 18): refused before anything changes
     const view = clientView(await updateClient({ clientId, changes: { expiresInFormat: o.expiresIn, status: o.status } }));
-    return { json: { client: view }, text: [`Client ${clientId} updated.`, ...describe(view)] };
+    const logout = await setClientLogout({ clientId, changes: logoutChanges(o) }); // logout (issue 18)
+    return { json: { client: { ...view, ...logout } }, text: [`Client ${clientId} updated.`, ...describe({ ...view, ...logout })] };
   }));
 
 // ---- subscribers ----
