@@ -13,6 +13,17 @@ export function browserStateCookieName(): string {
   return config().ISSUER.startsWith("https:") ? "__Host-op_bs" : "op_bs";
 }
 
+/** The browser-state cookie's value in a Cookie header, or null. */
+export function readBrowserState(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  const name = browserStateCookieName();
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
 /** The browser state after an authorization: bound to the browser id, or to the session when there is no browser id (handset approval). */
 export function signedInBrowserState({ browserId, sessionId }: { browserId?: string | null; sessionId: string }): string {
   const input = browserId ? `browser\n${browserId}` : `session\n${sessionId}`;

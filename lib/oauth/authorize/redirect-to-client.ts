@@ -15,10 +15,10 @@ export interface RedirectTarget {
  * the browser-state cookie the check_session_iframe compares it with (lib/sessions/browser-state.ts).
  */
 export function redirectWithSessionState(target: RedirectTarget & { clientId: string }, result: Record<string, string>,
-  { browserState, setCookie }: { browserState: string; setCookie: string }): Response {
+  { browserState, setCookie }: { browserState: string; setCookie?: string }): Response {
   const state = sessionState({ clientId: target.clientId, redirectUri: target.redirectUri, browserState });
   const res = redirectToClient(target, { ...result, session_state: state });
-  res.headers.append("Set-Cookie", setCookie);
+  if (setCookie) res.headers.append("Set-Cookie", setCookie);
   return res;
 }
 
