@@ -244,8 +244,9 @@ clientGroup.command("set <client_id>").description("change a client's options")
   .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: { expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled" }
     & LogoutOptions) => {
-    logoutChanges(o); // logout (issue 18): refused before anything changes
-    const view = clientView(await updateClient({ clientId, changes: { expiresInFormat: o.expiresIn, status: o.status } }));
+    const logoutOnly = Object.values(logoutChanges(o)).some((v) => v !== undefined) && !o.expiresIn && !o.status; // logout (issue 18)
+    const view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) // logout (issue 18)
+      : await updateClient({ clientId, changes: { expiresInFormat: o.expiresIn, status: o.status } }));
     const logout = await setClientLogout({ clientId, changes: logoutChanges(o) }); // logout (issue 18)
     return { json: { client: { ...view, ...logout } }, text: [`Client ${clientId} updated.`, ...describe({ ...view, ...logout })] };
   }));
