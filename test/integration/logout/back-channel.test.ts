@@ -124,6 +124,36 @@ describe("back-channel logout on a sign-out at the end_session_endpoint", () => 
   }, 40_000);
 });
 
+describe("bounded delivery", () => {
+  it("a 400 from the relying party is final; a 500 at the last attempt gives up; both are recorded", async () => {
+    const refusing = await backChannelClient();
+    statuses.set(refusing.path, [400]);
+    const user = await signedIn([refusing]);
+    await fetch(`${baseUrl}/logout?${new URLSearchParams({ id_token_hint: user.idToken })}`,
+      { redirect: "manual", headers: { Cookie: user.cookie } });
+    const [got] = await waitFor(refusing.path);
+    const { jti } = await verifyLogoutToken(got!, refusing.id);
+    await expect.poll(async () => (await db.logoutNotification.findUniqueOrThrow({ where: { id: jti! } })).failedAt,
+      { timeout: 5_000 }).not.toBeNull();
+    expect(await db.logoutNotification.findUniqueOrThrow({ where: { id: jti! } }))
+      .toMatchObject({ attempts: 1, lastStatus: 400, deliveredAt: null });
+
+    // the sixth attempt (MAX_ATTEMPTS) of a notification that keeps failing is the last
+    const failing = await backChannelClient();
+    statuses.set(failing.path, [503]);
+    const id = randomToken(16);
+    await db.logoutNotification.create({ data: { id, clientId: failing.id, uri: `${receiverBase}${failing.path}`,
+      sub: "s", sid: null, reason: "logout", attempts: 5, nextAttemptAt: new Date() } });
+    await waitFor(failing.path);
+    await expect.poll(async () => (await db.logoutNotification.findUniqueOrThrow({ where: { id } })).failedAt,
+      { timeout: 5_000 }).not.toBeNull();
+    expect(await db.logoutNotification.findUniqueOrThrow({ where: { id } }))
+      .toMatchObject({ attempts: 6, lastStatus: 503, deliveredAt: null });
+    await new Promise((r) => setTimeout(r, 2_500)); // no seventh attempt at the next poll
+    expect(received.filter((r) => r.path === failing.path)).toHaveLength(1);
+  }, 30_000);
+});
+
 describe("back-channel logout on operator and subscriber events", () => {
   it("a subscriber suspended by the operator: each relying party gets a token for the session", async () => {
     const rp = await backChannelClient();
