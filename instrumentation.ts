@@ -8,4 +8,6 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { schedulePurge } = await import("./lib/maintenance/schedule-purge");
   schedulePurge();
+  const { scheduleLogoutDelivery } = await import("./lib/logout/schedule-logout-delivery");
+  scheduleLogoutDelivery();
 }

@@ -54,6 +54,7 @@ const { withdrawConsent } = await import("../lib/subscribers/withdraw-consent");
 const { listDevices } = await import("../lib/devices/list-devices");
 const { revokeDevice } = await import("../lib/devices/revoke-device");
 const { purgeExpired } = await import("../lib/maintenance/purge-expired");
+const { setClientLogout, checkLogoutUri } = await import("../lib/logout/set-client-logout"); // logout (issue 18)
 
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
@@ -154,6 +155,31 @@ const profileOption = () =>
     + "optional with PKCE S256, expires_in in seconds) or mobile-connect (the interface as written: nonce and state "
     + "required, expires_in an absolute time)").choices(["oidc", "mobile-connect"]);
 
+// ---- client logout registration (issue 18: Back-Channel / Front-Channel Logout 1.0, docs/logout.md) ----
+type LogoutOptions = {
+  backchannelLogoutUri?: string; backchannelLogoutSessionRequired?: "yes" | "no";
+  frontchannelLogoutUri?: string; frontchannelLogoutSessionRequired?: "yes" | "no";
+};
+const yesNo = (flag: string, what: string) => new Option(flag, what).choices(["yes", "no"]);
+const logoutOptions = {
+  backchannelUri: () => new Option("--backchannel-logout-uri <uri>", "back-channel logout URI (\"none\" clears it)"),
+  backchannelSession: () => yesNo("--backchannel-logout-session-required <yes|no>", "logout tokens must carry sid"),
+  frontchannelUri: () => new Option("--frontchannel-logout-uri <uri>", "front-channel logout URI (\"none\" clears it)"),
+  frontchannelSession: () => yesNo("--frontchannel-logout-session-required <yes|no>", "iframes get iss and sid"),
+};
+/** The options as setClientLogout's changes; the URIs are checked here so a bad one changes nothing. */
+function logoutChanges(o: LogoutOptions) {
+  const uri = (v: string | undefined, label: string) =>
+    v === undefined ? undefined : v === "none" ? null : checkLogoutUri(v, label);
+  const bool = (v: "yes" | "no" | undefined) => (v === undefined ? undefined : v === "yes");
+  return {
+    backchannel_logout_uri: uri(o.backchannelLogoutUri, "back-channel logout URI"),
+    backchannel_logout_session_required: bool(o.backchannelLogoutSessionRequired),
+    frontchannel_logout_uri: uri(o.frontchannelLogoutUri, "front-channel logout URI"),
+    frontchannel_logout_session_required: bool(o.frontchannelLogoutSessionRequired),
+  };
+}
+
 // ---- clients ----
 const clientGroup = program.command("client").description("relying parties");
 
@@ -167,16 +193,20 @@ clientGroup.command("create")
   .option("--public", "public client: no secret, PKCE S256 required")
   .option("--post-logout-redirect-uri <uri...>", "post-logout redirect URI (repeatable)")
   .option("--sector-identifier <host>", "pairwise sector (default: host of the redirect URIs)")
+  .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
+  .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (o: {
     name: string; redirectUri: string[]; scope: string[]; profile: "oidc" | "mobile-connect";
     expiresIn?: "timestamp" | "seconds"; public?: boolean; postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
-  }) => {
+  } & LogoutOptions) => {
+    logoutChanges(o); // logout (issue 18): refused before the client exists
     const { client: c, clientSecret } = await createClient({
       name: o.name, redirectUris: o.redirectUri, scopes: o.scope, profile: o.profile, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
     });
+    const logout = await setClientLogout({ clientId: c.id, changes: logoutChanges(o) }); // logout (issue 18)
     return {
-      json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: clientView(c) },
+      json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: { ...clientView(c), ...logout } },
       text: [`Client "${c.name}" created.`, ...secretLines(c.id, clientSecret)],
     };
   }));
@@ -217,12 +247,17 @@ clientGroup.command("set <client_id>").description("change a client's options")
   .addOption(profileOption())
   .addOption(expiresIn())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
+  .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
+  .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: {
     profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
-  }) => {
+  } & LogoutOptions) => {
     const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status };
-    const view = clientView(await updateClient({ clientId, changes }));
-    return { json: { client: view }, text: [`Client ${clientId} updated.`, ...describe(view)] };
+    const logoutOnly = Object.values(logoutChanges(o)).some((v) => v !== undefined) // logout (issue 18)
+      && Object.values(changes).every((v) => v === undefined);
+    const view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) : await updateClient({ clientId, changes }));
+    const logout = await setClientLogout({ clientId, changes: logoutChanges(o) }); // logout (issue 18)
+    return { json: { client: { ...view, ...logout } }, text: [`Client ${clientId} updated.`, ...describe({ ...view, ...logout })] };
   }));
 
 // ---- subscribers ----

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { notifyRelyingParties } from "../logout/notify-relying-parties";
 
 /**
  * Revokes an enrolled handset (the subscriber's "Remove this phone", or operator staff through the
@@ -11,7 +12,7 @@ import { db } from "../db";
 export async function revokeDevice({ deviceId, subscriberId }: { deviceId: string; subscriberId?: string }):
   Promise<boolean> {
   const now = new Date();
-  return db.$transaction(async (tx) => {
+  const removed = await db.$transaction(async (tx) => {
     const device = await tx.device.findUnique({ where: { id: deviceId }, select: { subscriberId: true, revokedAt: true } });
     if (!device || device.revokedAt || (subscriberId && device.subscriberId !== subscriberId)) return false;
     const done = await tx.device.updateMany({ where: { id: deviceId, revokedAt: null }, data: { revokedAt: now } });
@@ -22,6 +23,8 @@ export async function revokeDevice({ deviceId, subscriberId }: { deviceId: strin
         where: { subscriberId: device.subscriberId, status: "pending" }, data: { status: "expired" },
       });
     }
-    return true;
+    return device.subscriberId;
   });
+  if (removed) await notifyRelyingParties({ reason: "device_removed", subscriberId: removed }, now); // lib/logout
+  return removed !== false;
 }

@@ -1,5 +1,6 @@
 import { db } from "../db";
 import { auditEventRow } from "../audit/record-audit-event";
+import { notifyRelyingParties } from "../logout/notify-relying-parties";
 
 /**
  * The subscriber's "forget this app" (the account page): in one transaction the remembered consent of
@@ -7,11 +8,12 @@ import { auditEventRow } from "../audit/record-audit-event";
  * refresh tokens for this subscriber are revoked (nothing issued under the consent keeps working; the
  * next sign-in to the app asks again) and `consent_withdrawn` is audited. The grant is found by
  * (subscriber, client), so a subscriber can only ever forget their own. False when there was none.
+ * Then the app is told its sessions ended (Back-Channel Logout, docs/logout.md), after the commit.
  */
 export async function forgetClientGrant({ subscriberId, clientId, ip, now = new Date() }: {
   subscriberId: string; clientId: string; ip?: string | null; now?: Date;
 }): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  const forgotten = await db.$transaction(async (tx) => {
     const grant = await tx.grant.findUnique({ where: { subscriberId_clientId: { subscriberId, clientId } },
       select: { id: true, scope: true } });
     if (!grant) return false;
@@ -26,4 +28,6 @@ export async function forgetClientGrant({ subscriberId, clientId, ip, now = new 
     select: { id: true } });
     return true;
   });
+  if (forgotten) await notifyRelyingParties({ reason: "consent_withdrawn", subscriberId, clientId }, now); // never throws
+  return forgotten;
 }

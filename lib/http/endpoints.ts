@@ -32,6 +32,8 @@ export const ENDPOINTS = {
   revocation: { path: "/revoke", kind: "api", metadata: "revocation_endpoint", lean: true },
   introspection: { path: "/introspect", kind: "api", metadata: "introspection_endpoint", lean: true },
   endSession: { path: "/logout", kind: "api", metadata: "end_session_endpoint" },
+  /** OIDC Session Management 1.0 §3.3 (lib/oauth/logout/check-session-iframe.ts). */
+  checkSession: { path: "/logout/check-session", kind: "api", metadata: "check_session_iframe" },
   policy: { path: "/policy", kind: "page", metadata: "op_policy_uri" },
   docs: { path: "/docs", kind: "page", metadata: "service_documentation" },
   tos: { path: "/terms", kind: "page", metadata: "op_tos_uri" },

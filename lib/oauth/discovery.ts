@@ -46,6 +46,11 @@ export function providerMetadata(issuer: string) {
     ui_locales_supported: [...UI_LOCALES],
     claims_locales_supported: [...UI_LOCALES],
     authorization_response_iss_parameter_supported: true,
+    // Back-Channel / Front-Channel Logout 1.0 and Session Management 1.0 (docs/logout.md)
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
     login_hint_methods_supported: [...LOGIN_HINT_METHODS],
     service_version_supported: PRODUCT_VERSIONS,
     mobile_connect_version_supported: PRODUCT_VERSIONS,

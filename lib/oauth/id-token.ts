@@ -19,6 +19,8 @@ export interface IdTokenInput {
   /** mc_authz: the transaction the subscriber authorized (claims `context`, `binding_message`). */
   context?: string | null;
   bindingMessage?: string | null;
+  /** The operator session (`sid`, Back-Channel / Front-Channel Logout 1.0): the logout token names it too. */
+  sessionId?: string | null;
   /** Seconds since epoch (defaults to now). */
   iat?: number;
 }
@@ -58,6 +60,7 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   // mc_authz (authorization): the id_token records what was authorized, as shown to the subscriber
   if (input.context != null) claims.context = input.context;
   if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;
+  if (input.sessionId) claims.sid = input.sessionId;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { notifyRelyingParties } from "../logout/notify-relying-parties";
 import { toSubscriberRecord, type SubscriberRecord } from "./subscriber-record";
 import { getSubscriberByMsisdnOrThrow } from "./get-subscriber-by-msisdn-or-throw";
 
@@ -15,5 +16,6 @@ export async function suspendSubscriber({ msisdn }: { msisdn: string }): Promise
     db.accessToken.updateMany({ where: { subscriberId: id, revokedAt: null }, data: { revokedAt: now } }),
     db.refreshToken.updateMany({ where: { subscriberId: id, revokedAt: null }, data: { revokedAt: now } }),
   ]);
+  await notifyRelyingParties({ reason: "suspended", subscriberId: id }, now); // back-channel logout (lib/logout)
   return toSubscriberRecord(row);
 }

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { notifyRelyingParties } from "../logout/notify-relying-parties";
 import { auditEventRow } from "../audit/record-audit-event";
 import { AdminError } from "../admin/admin-error";
 import { getSubscriberByMsisdnOrThrow } from "./get-subscriber-by-msisdn-or-throw";
@@ -22,5 +23,6 @@ export async function withdrawConsent({ msisdn, clientId }: { msisdn: string; cl
     db.auditEvent.create({ data: auditEventRow({ type: "consent_withdrawn", outcome: "success", subscriberId: id, clientId,
       at: now, detail: { scope: grant.scope, by: "operator" } }), select: { id: true } }),
   ]);
+  await notifyRelyingParties({ reason: "consent_withdrawn", subscriberId: id, clientId }, now); // lib/logout
   return { subscriberId: id, revokedTokens: access.count + refresh.count };
 }

@@ -1,4 +1,5 @@
 import { config } from "../../config";
+import { sessionState } from "../../sessions/browser-state";
 
 /** Where the outcome of a request goes once its client and redirect URI are verified. */
 export interface RedirectTarget {
@@ -7,6 +8,18 @@ export interface RedirectTarget {
   state?: string;
   /** 302 after GET; 303 after POST so the browser never re-posts (RFC 9700 §4.12). */
   status: 302 | 303;
+}
+
+/**
+ * A successful authorization response with `session_state` (OIDC Session Management 1.0 §3) and
+ * the browser-state cookie the check_session_iframe compares it with (lib/sessions/browser-state.ts).
+ */
+export function redirectWithSessionState(target: RedirectTarget & { clientId: string }, result: Record<string, string>,
+  { browserState, setCookie }: { browserState: string; setCookie?: string }): Response {
+  const state = sessionState({ clientId: target.clientId, redirectUri: target.redirectUri, browserState });
+  const res = redirectToClient(target, { ...result, session_state: state });
+  if (setCookie) res.headers.append("Set-Cookie", setCookie);
+  return res;
 }
 
 /**

@@ -6,10 +6,12 @@ import { logger } from "../../log";
 import { readBrowserId } from "../../sessions/browser-cookie";
 import { PATHS } from "../discovery";
 import { InvalidRequest, OAuthError } from "../errors";
-import { endBrowserSessions } from "../../sessions/end-browser-sessions";
+import { notifyRelyingParties, type FrontChannelFrame } from "../../logout/notify-relying-parties";
+import { browserStateSetCookie, signedOutBrowserState } from "../../sessions/browser-state";
+import { endListedBrowserSessions } from "../../sessions/end-listed-browser-sessions";
 import { isSubjectSignedIn } from "./is-subject-signed-in";
 import { isValidLogoutCsrf, logoutCsrfToken } from "./logout-csrf";
-import { confirmLogoutPage, loggedOutPage, logoutErrorPage } from "./render-logout-page";
+import { confirmLogoutPage, frontChannelLogoutPage, loggedOutPage, logoutErrorPage } from "./render-logout-page";
 import { validateLogoutRequest, type LogoutRequest } from "./validate-logout-request";
 
 /**
@@ -26,11 +28,8 @@ export async function handleLogout(req: Request): Promise<Response> {
     if (params.has("decision")) return await confirmedLogout({ params, browserId });
     const request = await validateLogoutRequest(params);
     // Nothing to end without the browser cookie, and nothing to confirm.
-    if (!browserId) return finish(request);
-    if (await isHintForThisBrowser({ browserId, request })) {
-      await endBrowserSessions({ browserId });
-      return finish(request);
-    }
+    if (!browserId) return finish(request, []);
+    if (await isHintForThisBrowser({ browserId, request })) return await signOut({ browserId, request });
     return confirmLogoutPage({
       action: `${issuerBase()}${PATHS.endSession}`,
       fields: {
@@ -59,8 +58,17 @@ async function confirmedLogout({ params, browserId }: { params: Params; browserI
   const decision = params.get("decision");
   if (decision !== "logout" && decision !== "stay") throw new InvalidRequest("decision must be logout or stay");
   if (decision === "stay") return loggedOutPage({ signedOut: false });
-  await endBrowserSessions({ browserId });
-  return finish(request);
+  return signOut({ browserId, request });
+}
+
+/**
+ * Ends the browser's operator sessions and the relying parties' (lib/logout: back-channel logout
+ * tokens queued, never awaited; front-channel iframes on the page).
+ */
+async function signOut({ browserId, request }: { browserId: string; request: LogoutRequest }): Promise<Response> {
+  const ended = await endListedBrowserSessions({ browserId });
+  const frames = ended.length ? await notifyRelyingParties({ reason: "logout", sessions: ended }) : [];
+  return finish(request, frames);
 }
 
 /** Whether the hint's subject is signed in here (pairwise `sub`: compared within the hint client's sector). */
@@ -69,10 +77,21 @@ function isHintForThisBrowser({ browserId, request }: { browserId: string; reque
   return isSubjectSignedIn({ browserId, sub: request.hintSubject, sectorIdentifier: request.client.sectorIdentifier });
 }
 
-/** §3: back to the registered post_logout_redirect_uri with `state`, else a "signed out" page. */
-function finish(request: LogoutRequest): Response {
-  if (!request.postLogoutRedirectUri) return loggedOutPage({ signedOut: true });
-  const target = new URL(request.postLogoutRedirectUri);
-  if (request.state !== undefined) target.searchParams.set("state", request.state);
-  return new Response(null, { status: 303, headers: { Location: target.toString(), "Cache-Control": "no-store" } });
+/**
+ * §3: back to the registered post_logout_redirect_uri with `state`, else a "signed out" page; with
+ * front-channel iframes to render, that page first, going on to the URI. The browser state of
+ * Session Management 1.0 changes (a fresh random value), so every relying party's
+ * check_session_iframe now answers "changed".
+ */
+function finish(request: LogoutRequest, frames: FrontChannelFrame[]): Response {
+  const setCookie = browserStateSetCookie(signedOutBrowserState());
+  let next: string | undefined;
+  if (request.postLogoutRedirectUri) {
+    const target = new URL(request.postLogoutRedirectUri);
+    if (request.state !== undefined) target.searchParams.set("state", request.state);
+    next = target.toString();
+  }
+  if (frames.length) return frontChannelLogoutPage({ frames, next, setCookie });
+  if (!next) return loggedOutPage({ signedOut: true, setCookie });
+  return new Response(null, { status: 303, headers: { Location: next, "Cache-Control": "no-store", "Set-Cookie": setCookie } });
 }

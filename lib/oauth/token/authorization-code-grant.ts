@@ -60,7 +60,7 @@ export async function authorizationCodeGrant({ client, params, now = new Date() 
     ? await signIdToken({
         client, subscriberId: row.subscriberId, accessToken: access.value, acr: row.acr,
         amr: parseScope(row.amr), authTime: row.authTime, nonce: row.nonce, loginHint: row.loginHint,
-        context: row.context, bindingMessage: row.bindingMessage, iat: Math.floor(now.getTime() / 1000),
+        context: row.context, bindingMessage: row.bindingMessage, sessionId: row.sessionId, iat: Math.floor(now.getTime() / 1000),
       })
     : undefined;
   return { accessToken: access.value, accessTokenExpiresAt, scope: row.scope, idToken, refreshToken: refresh?.value };

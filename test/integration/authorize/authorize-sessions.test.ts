@@ -27,7 +27,12 @@ describe("fast path: a signed-in browser with remembered consent", () => {
     const cb = expectCallback(res, client, q.state);
     const code = cb.get("code")!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(res.headers.get("set-cookie")).toBeNull();
+    // No browser cookie; only the Session Management browser state (lib/sessions/browser-state.ts), once.
+    expect(res.headers.getSetCookie().map((c) => c.split("=")[0])).toEqual(["op_bs"]);
+    const again = await authorize(q, { headers: {
+      cookie: `${browserCookieName()}=${browserId}; ${res.headers.get("set-cookie")!.split(";")[0]}` } });
+    expectCallback(again, client, q.state);
+    expect(again.headers.get("set-cookie")).toBeNull();
     expect(await db.authorizationCode.findUnique({ where: { codeHash: code } })).toBeNull();
     const row = await codeRow(code);
     expect(row).toMatchObject({

@@ -1,0 +1,31 @@
+import { SignJWT } from "jose";
+import { config } from "../config";
+import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
+
+/** The one event of a Back-Channel Logout 1.0 logout token (§2.4). */
+export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+/** Lifetime of a logout token: a few minutes (§2.4 recommends a short one); it is signed again at each attempt. */
+const LOGOUT_TOKEN_TTL = 120;
+
+/**
+ * A logout token (Back-Channel Logout 1.0 §2.4): a JWT signed with our active key (the JWKS
+ * publishes it), `typ: logout+jwt` (§2.4 and RFC 8725 explicit typing), with iss, aud, iat, exp,
+ * jti, events, `sub` (pairwise, the client's) and `sid` when known. Never a `nonce` (§2.4).
+ */
+export async function signLogoutToken({ clientId, sub, sid, jti, now = Date.now() }: {
+  clientId: string; sub: string; sid?: string | null; jti: string; now?: number;
+}): Promise<string> {
+  const key = await getActiveKey("sig");
+  const iat = Math.floor(now / 1000);
+  const claims: Record<string, unknown> = { events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } };
+  if (sid) claims.sid = sid;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "logout+jwt" })
+    .setIssuer(config().ISSUER)
+    .setAudience(clientId)
+    .setSubject(sub)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + LOGOUT_TOKEN_TTL)
+    .setJti(jti)
+    .sign(key.privateKey);
+}
