@@ -1,11 +1,15 @@
 import type { Metadata, Viewport } from "next";
+import { brandName } from "@/lib/branding/brand";
 import { pageLanguage } from "@/lib/i18n/page-language";
 import "./globals.css";
 
-/** The title and description in the page's language (pageLanguage(): computed once per request, shared with the page). */
+/**
+ * The title (the operator's name, lib/branding) and description in the page's language (pageLanguage():
+ * computed once per request, shared with the page).
+ */
 export async function generateMetadata(): Promise<Metadata> {
   const t = await pageLanguage();
-  return { title: t.brand, description: t.signIn.title };
+  return { title: brandName(t), description: t.signIn.title };
 }
 
 // Every page is rendered per request: the CSP nonce (proxy.ts) must be on Next's scripts, and a

@@ -6,6 +6,7 @@ import { failureContext } from "../lib/interaction/failure-context";
 import { readStepNotice } from "../lib/interaction/read-step-notice";
 import { escapeHtml, htmlDocument } from "../lib/http/html";
 import { formActionPolicy, hstsHeaders, pageCsp } from "../lib/http/security-headers";
+import { brandName } from "../lib/branding/brand";
 import { getMessages } from "../lib/i18n/get-messages";
 import { screenLanguages } from "../lib/i18n/request-language";
 import { renderWithSwitchBack } from "../lib/i18n/switch-back";
@@ -46,7 +47,7 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     ));
     const nonce = randomToken(18);
     // No stylesheet, but targets of at least 24 x 24 CSS px and a visible focus indicator (issue 17).
-    const html = htmlDocument({ lang: t.lang, title: t.brand, body,
+    const html = htmlDocument({ lang: t.lang, title: brandName(t), body,
       head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
         + `<style nonce="${nonce}">button,input[type=submit]{min-height:24px;min-width:24px}`
         + `input:focus-visible,select:focus-visible,textarea:focus-visible{outline:2px solid #1d4ed8;outline-offset:2px}</style>`
@@ -70,7 +71,7 @@ async function wapFailure(id: string, cookie: string | null, acceptLanguage: str
       {(ui) => <FailureStep t={t} ui={ui} reason={ctx.reason} backHref={ctx.backHref} />}
     </DisplayFrame>,
   ));
-  const html = htmlDocument({ lang: t.lang, title: t.brand, body,
+  const html = htmlDocument({ lang: t.lang, title: brandName(t), body,
     head: `<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex, nofollow">`
       + `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(formActionPolicy(undefined))}">` });
   return { html, headers: { "Content-Security-Policy": pageCsp({ nonce: randomToken(18), formAction: false }),

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { DisplayFrame } from "@/components/display/display-frame";
+import { brandName } from "@/lib/branding/brand";
 import { accountOptions, accountQuery, type AccountOptions } from "@/lib/account/account-options";
 import { loadAccountView } from "@/lib/account/load-account-view";
 import { readAccountSession } from "@/lib/account/read-account-session";
@@ -24,7 +25,7 @@ async function options(query: Query): Promise<AccountOptions> {
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const { t } = await options(await searchParams);
-  return { title: `${t.account.title} · ${t.brand}`, referrer: "no-referrer", robots: { index: false, follow: false } };
+  return { title: `${t.account.title} · ${brandName(t)}`, referrer: "no-referrer", robots: { index: false, follow: false } };
 }
 
 /** The last action's result (`?done=` / `?e=`): only dictionary texts, never the query itself. */

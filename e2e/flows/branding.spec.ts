@@ -43,6 +43,7 @@ test.describe("with the demo theme", () => {
           const client = await createRpClient();
           await startAuthorization(page, client, { display });
           await expect(page.getByLabel("Mobile number")).toBeVisible();
+          await expect(page).toHaveTitle(NAME);
           if (display === "wap") {
             // Feature phones: the name as text, no logo, no stylesheet.
             await expect(page.getByRole("main").getByText(NAME, { exact: true })).toBeVisible();
@@ -148,6 +149,21 @@ test.describe("with the demo theme", () => {
       await page.goto(`${baseUrl()}/handset/inbox?msisdn=${subscriber.msisdn}`);
       await expect(page.getByText(`${text}${code}`, { exact: true })).toBeVisible();
     }
+  });
+
+  test("the handset enrolment text carries the operator's name, in the page's language", async ({ browser }) => {
+    const subscriber = await createTestSubscriber();
+    const context = await browser.newContext({ extraHTTPHeaders: { "Accept-Language": "fr-FR,fr;q=0.9" } });
+    const phone = await context.newPage();
+    const before = await latestMessage(phone, subscriber.msisdn);
+    await phone.goto(`${baseUrl()}/handset/enrol`);
+    await phone.getByLabel("Numéro de mobile").fill(subscriber.msisdn);
+    await phone.getByRole("button", { name: "Envoyer le code" }).click();
+    const code = await readNewCode(phone, subscriber.msisdn, before);
+    await phone.goto(`${baseUrl()}/handset/inbox?msisdn=${subscriber.msisdn}`);
+    await expect(phone.getByText(`${DEMO_THEME.BRAND_NAME_FR}\u00a0: Votre code pour enregistrer ce téléphone pour les `
+      + `validations est ${code}`, { exact: true })).toBeVisible();
+    await context.close();
   });
 
   test("the logo and the theme are served by the service itself, the SVG unable to run script", async ({ request }) => {

@@ -62,7 +62,7 @@ export async function handleEnrolPost(req: Request, step: "start" | "confirm"): 
     // The same per-number and per-IP budget as sign-in codes (one SMS budget per number, known or not).
     const verdict = await limitCodeSends({ msisdn, ip: clientIp(req.headers) });
     if (!verdict.allowed) return tooManyCodes(verdict.retryAfter, requestMessages(req).t);
-    const id = await startEnrolment({ msisdn });
+    const id = await startEnrolment({ msisdn, t: requestMessages(req).t });
     return seeOther("/handset/enrol?step=code", cookieHeader(ENROL_COOKIE, id, config().OTP_TTL));
   }
   const enrolmentId = readCookie(req.headers.get("cookie"), ENROL_COOKIE, 22);

@@ -142,6 +142,9 @@ export const en = {
   footer: { policy: "Policy", terms: "Terms" },
   sms: {
     code: (client: string, code: string, operator?: string) => `${operator ? `${operator}: ` : ""}Your sign-in code for ${client} is ${code}`,
+    /** The handset enrolment code (lib/devices/start-enrolment.ts). */
+    enrol: (code: string, operator?: string) =>
+      `${operator ? `${operator}: ` : ""}Your code to register this phone for approvals is ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {

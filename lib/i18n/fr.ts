@@ -141,6 +141,8 @@ export const fr: Messages = {
   footer: { policy: "Politique", terms: "Conditions" },
   sms: {
     code: (client, code, operator) => `${operator ? `${operator}\u00a0: ` : ""}Votre code de connexion pour ${client} est ${code}`,
+    enrol: (code, operator) =>
+      `${operator ? `${operator}\u00a0: ` : ""}Votre code pour enregistrer ce téléphone pour les validations est ${code}`,
   },
   /** The authorization endpoint's error page (unknown client, unregistered redirect URI, bad request). */
   authorizeError: {

@@ -7,6 +7,9 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { createTestClient } from "@/test/support/fixtures";
 import { beginAuthorization, postStep, type Flow } from "@/e2e/fixtures/interaction-http";
+import { latestCode } from "./sign-in-http";
+
+export { latestCode };
 
 /**
  * Issue 6, "Abuse and brute force" and "Audit", over HTTP against a server of its own that runs with
@@ -94,10 +97,6 @@ export function useAbuseServer(name: string) {
 }
 
 /** The one-time code most recently sent to a number (the test SMS outbox), or null. */
-export const latestCode = async (msisdn: string) => {
-  const m = await db.message.findFirst({ where: { msisdn }, orderBy: { createdAt: "desc" } });
-  return m ? /\b(\d{6})\b/.exec(m.body)![1]! : null;
-};
 /** The `e` (error) of an interaction step's 303. */
 export const errorOf = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("e");
 export const subscriberRow = (id: string) => db.subscriber.findUniqueOrThrow({ where: { id } });

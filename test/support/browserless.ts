@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { withSetCookies } from "@/e2e/fixtures/interaction-http";
 
 /**
  * A subscriber's browser without JavaScript, driven over HTTP: follows redirects by hand, keeps the
@@ -14,8 +15,7 @@ export async function signInAndConsent({ authorizationUrl, msisdn, pin, cookie =
   for (let hop = 0; hop < 20; hop++) {
     if (!url.startsWith(origin)) return { callbackUrl: new URL(url), cookie };
     const res = await fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie) cookie = setCookie.split(";")[0]!;
+    cookie = withSetCookies(cookie, res);
     if (res.status >= 300 && res.status < 400) {
       url = new URL(res.headers.get("location")!, url).toString();
       continue;
@@ -40,8 +40,7 @@ export async function signInAndConsent({ authorizationUrl, msisdn, pin, cookie =
     });
     if (post.status !== 303) throw new Error(`${step} answered ${post.status}`);
     // A sign-in renews the browser cookie (session fixation defence); a browser keeps the new one.
-    const renewed = post.headers.get("set-cookie");
-    if (renewed) cookie = renewed.split(";")[0]!;
+    cookie = withSetCookies(cookie, post);
     url = new URL(post.headers.get("location")!, origin).toString();
   }
   throw new Error("too many redirects");

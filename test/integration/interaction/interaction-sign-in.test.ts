@@ -2,9 +2,8 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
 import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
-import {
-  beginAuthorization, cookieAfter, csrfOf, getInteraction, postStep, type Flow,
-} from "@/e2e/fixtures/interaction-http";
+import { flowPoster, latestCode } from "@/test/support/sign-in-http";
+import { beginAuthorization, csrfOf, getInteraction } from "@/e2e/fixtures/interaction-http";
 
 const baseUrl = inject("baseUrl");
 let client: Awaited<ReturnType<typeof createTestClient>>;
@@ -13,15 +12,7 @@ beforeAll(async () => {
   client = await createTestClient();
 });
 
-const latestCode = async (msisdn: string) => {
-  const m = await db.message.findFirst({ where: { msisdn }, orderBy: { createdAt: "desc" } });
-  return m ? /\b(\d{6})\b/.exec(m.body)![1]! : null;
-};
-const post = async (f: Flow, step: string, fields: Record<string, string> = {}) => {
-  const res = await postStep(baseUrl, f.id, step, { cookie: f.cookie, fields: { csrf_token: f.csrf, ...fields } });
-  f.cookie = cookieAfter(res, f.cookie);
-  return res;
-};
+const post = flowPoster(baseUrl);
 const errorOf = (res: Response) => new URL(res.headers.get("location")!).searchParams.get("e");
 
 describe("sign-in by one-time code", () => {

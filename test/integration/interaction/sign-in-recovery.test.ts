@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db";
 import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
+import { flowPoster, latestCode } from "@/test/support/sign-in-http";
 import { enrolledDevice } from "@/test/support/mobile-support";
-import { beginAuthorization, cookieAfter, getInteraction, postStep, type Flow } from "@/e2e/fixtures/interaction-http";
+import { beginAuthorization, getInteraction, type Flow } from "@/e2e/fixtures/interaction-http";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { authorize, expectInteraction, requestFor, signedInBrowser } from "@/test/support/authorize-support";
 
@@ -20,15 +21,7 @@ beforeAll(async () => {
   client = await createTestClient();
 });
 
-const latestCode = async (msisdn: string) => {
-  const m = await db.message.findFirst({ where: { msisdn }, orderBy: { createdAt: "desc" } });
-  return m ? /\b(\d{6})\b/.exec(m.body)![1]! : null;
-};
-const post = async (f: Flow, step: string, fields: Record<string, string> = {}) => {
-  const res = await postStep(baseUrl, f.id, step, { cookie: f.cookie, fields: { csrf_token: f.csrf, ...fields } });
-  f.cookie = cookieAfter(res, f.cookie);
-  return res;
-};
+const post = flowPoster(baseUrl);
 const location = (res: Response) => new URL(res.headers.get("location")!);
 const errorOf = (res: Response) => location(res).searchParams.get("e");
 const row = (id: string) => db.authorizationRequest.findUniqueOrThrow({ where: { id } });
