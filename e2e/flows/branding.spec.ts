@@ -153,7 +153,7 @@ test.describe("with the demo theme", () => {
 
   test("the handset enrolment text carries the operator's name, in the page's language", async ({ browser }) => {
     const subscriber = await createTestSubscriber();
-    const context = await browser.newContext({ extraHTTPHeaders: { "Accept-Language": "fr-FR,fr;q=0.9" } });
+    const context = await browser.newContext({ locale: "fr-FR" });
     const phone = await context.newPage();
     const before = await latestMessage(phone, subscriber.msisdn);
     await phone.goto(`${baseUrl()}/handset/enrol`);
