@@ -1,12 +1,8 @@
 import { clientIp } from "../http/client-ip";
-import { ifDatabaseUnavailable } from "../http/if-database-unavailable";
 import { isSameOriginPost } from "../http/is-same-origin-post";
 import { bodyParams, type Params } from "../http/params";
-import { unavailablePage } from "../http/unavailable-page";
-import { renderFailurePage } from "../interaction/render-failure-page";
+import { formPostFailure, renderFailurePage } from "../interaction/render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "../interaction/screen-headers";
-import { logger } from "../log";
-import { OAuthError } from "../oauth/errors";
 import { checkAccountCsrfToken } from "./account-csrf";
 import { accountOptions, accountQuery } from "./account-options";
 import { readAccountSession, type AccountSession } from "./read-account-session";
@@ -40,11 +36,7 @@ export function accountPost(action: AccountAction) {
       if ("setCookie" in result && result.setCookie) res.headers.append("Set-Cookie", result.setCookie);
       return res;
     } catch (err) {
-      if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
-      const unavailable = ifDatabaseUnavailable(err, () => unavailablePage());
-      if (unavailable) return unavailable;
-      logger.error({ err }, "account action failed");
-      return renderFailurePage({ status: 500, kind: "unexpected" });
+      return formPostFailure(err, "account action failed");
     }
   };
 }

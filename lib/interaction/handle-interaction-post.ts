@@ -1,15 +1,11 @@
 import { clientIp } from "../http/client-ip";
 import { bodyParams } from "../http/params";
-import { ifDatabaseUnavailable } from "../http/if-database-unavailable";
-import { unavailablePage } from "../http/unavailable-page";
 import { getMessages } from "../i18n/get-messages";
-import { logger } from "../log";
-import { OAuthError } from "../oauth/errors";
 import { readBrowserId } from "../sessions/browser-cookie";
 import { checkInteractionCsrfToken } from "./interaction-csrf";
 import { isSameOriginPost } from "../http/is-same-origin-post";
 import { loadAuthorizationRequest as loadInteraction } from "../authorization-request/load-authorization-request";
-import { renderFailurePage, type FailureKind } from "./render-failure-page";
+import { formPostFailure, renderFailurePage, type FailureKind } from "./render-failure-page";
 import { SCREEN_HEADERS, serviceUrl } from "./screen-headers";
 import type { StepInput, StepResult } from "./step-result";
 
@@ -45,11 +41,7 @@ export function interactionPost(step: (input: StepInput) => Promise<StepResult>)
       return seeOther(id, await step({ ...loaded, browserId: browserId!, form, ip: clientIp(req.headers),
         userAgent: req.headers.get("user-agent") }));
     } catch (err) {
-      if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
-      const unavailable = ifDatabaseUnavailable(err, () => unavailablePage());
-      if (unavailable) return unavailable;
-      logger.error({ err }, "interaction step failed");
-      return renderFailurePage({ status: 500, kind: "unexpected" });
+      return formPostFailure(err, "interaction step failed");
     }
   };
 }

@@ -1,4 +1,8 @@
 import { escapeHtml, htmlDocument } from "../http/html";
+import { ifDatabaseUnavailable } from "../http/if-database-unavailable";
+import { unavailablePage } from "../http/unavailable-page";
+import { logger } from "../log";
+import { OAuthError } from "../oauth/errors";
 import { getMessages, type Messages } from "../i18n/get-messages";
 import { SCREEN_HEADERS } from "./screen-headers";
 import { brandName } from "../branding/brand";
@@ -22,4 +26,17 @@ export function renderFailurePage({ status, kind, messages = getMessages([]) }: 
   return new Response(html, {
     status, headers: { ...SCREEN_HEADERS, "Content-Type": "text/html; charset=utf-8" },
   });
+}
+
+/**
+ * The answer of a screen's form handler (the sign-in screens, the account page) to what it threw: a bad
+ * form (OAuthError from the body parser) is 400 or 413, a database outage the 503 page, anything else
+ * logged (`what`) and the 500 page. Never a stack trace.
+ */
+export function formPostFailure(err: unknown, what: string): Response {
+  if (err instanceof OAuthError) return renderFailurePage({ status: err.status === 413 ? 413 : 400, kind: "badRequest" });
+  const unavailable = ifDatabaseUnavailable(err, () => unavailablePage());
+  if (unavailable) return unavailable;
+  logger.error({ err }, what);
+  return renderFailurePage({ status: 500, kind: "unexpected" });
 }
