@@ -1,17 +1,14 @@
-import { createHmac } from "node:crypto";
-import { config } from "../config";
-import { safeEqual } from "../crypto";
+import { checkFormToken, formToken } from "../http/form-token";
 
 /**
- * The anti-CSRF token of the account page's forms: HMAC of the account session's token hash, so it is
- * derived, never stored, and useless with another session (OWASP CSRF cheat sheet, "HMAC based token
- * pattern"; the house style of lib/interaction/interaction-csrf.ts, under its own label).
+ * The anti-CSRF token of the account page's forms (lib/http/form-token.ts): bound to the account
+ * session's token hash, so useless with another session.
  */
 export function accountCsrfToken({ tokenHash }: { tokenHash: string }): string {
-  return createHmac("sha256", config().KEY_ENCRYPTION_SECRET).update(`account-csrf\n${tokenHash}`).digest("base64url");
+  return formToken("account-csrf", tokenHash);
 }
 
 /** Constant-time check of a submitted token against the one derived for this session. */
 export function checkAccountCsrfToken({ tokenHash, token }: { tokenHash: string; token: string | undefined }): boolean {
-  return typeof token === "string" && safeEqual(token, accountCsrfToken({ tokenHash }));
+  return checkFormToken("account-csrf", tokenHash, token);
 }
