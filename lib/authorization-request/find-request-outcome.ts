@@ -1,8 +1,7 @@
 import { db } from "../db";
-import { safeEqual } from "../crypto";
-import { browserIdHash } from "../sessions/browser-cookie";
 import { isRequestId } from "./request-id";
 import { isOpenStatus } from "./open-statuses";
+import { isRequestExpired, isRequestOfBrowser } from "./request-standing";
 
 /** Where a stored request stands: still open, past its expiry, refused by the subscriber, or finished. */
 export type RequestOutcome = "open" | "expired" | "denied" | "completed";
@@ -21,10 +20,10 @@ export async function findRequestOutcome({ id, browserId, now = Date.now() }: {
     where: { id }, select: { params: true, status: true, expiresAt: true, browserIdHash: true },
   });
   if (!row) return null;
-  const ownBrowser = browserId !== null && safeEqual(browserIdHash(browserId), row.browserIdHash);
+  const ownBrowser = isRequestOfBrowser(row, browserId);
   const outcome: RequestOutcome = row.status === "completed" ? "completed"
     : row.status === "denied" ? "denied"
-    : row.status === "expired" || row.expiresAt.getTime() <= now ? "expired"
+    : isRequestExpired(row, now) ? "expired"
     : isOpenStatus(row.status) ? "open" : "completed";
   return { params: row.params, outcome, ownBrowser };
 }

@@ -1,9 +1,8 @@
 import type { AuthorizationRequest } from "./authorization-request-row";
 import { db } from "../db";
-import { safeEqual } from "../crypto";
-import { browserIdHash } from "../sessions/browser-cookie";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import { isRequestId } from "./request-id";
+import { isRequestExpired, isRequestOfBrowser } from "./request-standing";
 
 /**
  * What a stored request is for the browser asking: `ok` (open, or denied: the caller decides what a
@@ -26,9 +25,9 @@ export async function loadAuthorizationRequest({ id, browserId, now = Date.now()
   if (!isRequestId(id)) return { kind: "not_found" };
   const request = await db.authorizationRequest.findUnique({ where: { id } });
   if (!request) return { kind: "not_found" };
-  if (!browserId || !safeEqual(browserIdHash(browserId), request.browserIdHash)) return { kind: "wrong_browser" };
+  if (!isRequestOfBrowser(request, browserId)) return { kind: "wrong_browser" };
   if (request.status === "completed") return { kind: "completed" };
   const params = JSON.parse(request.params) as AuthorizationParams;
-  if (request.status === "expired" || request.expiresAt.getTime() <= now) return { kind: "expired", request, params };
+  if (isRequestExpired(request, now)) return { kind: "expired", request, params };
   return { kind: "ok", request, params };
 }
