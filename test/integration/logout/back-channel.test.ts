@@ -60,6 +60,12 @@ async function signedIn(clients: Array<{ id: string; secret?: string; redirectUr
   const tokens = await obtainTokens(baseUrl, clients[0]!, subscriber, { sessionId: session.id });
   return { subscriber, session, browserId, cookie: `${browserCookieName()}=${browserId}`, idToken: tokens.id_token };
 }
+/** The subscriber signs out at our end_session_endpoint in the browser `signedIn` made. */
+function signOut(user: { idToken: string; cookie: string }) {
+  return fetch(`${baseUrl}/logout?${new URLSearchParams({ id_token_hint: user.idToken })}`,
+    { redirect: "manual", headers: { Cookie: user.cookie } });
+}
+
 async function waitFor(path: string, count = 1, timeoutMs = 15_000): Promise<Received[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -92,8 +98,7 @@ describe("back-channel logout on a sign-out at the end_session_endpoint", () => 
     const idClaims = decodeJwt(user.idToken);
     expect(idClaims.sid).toBe(user.session.id);
 
-    const res = await fetch(`${baseUrl}/logout?${new URLSearchParams({ id_token_hint: user.idToken })}`,
-      { redirect: "manual", headers: { Cookie: user.cookie } });
+    const res = await signOut(user);
     expect(res.status).toBe(200); // the sign-out answers at once; delivery happens in the background
     expect(await res.text()).toContain('id="logout-done"');
 
@@ -111,8 +116,7 @@ describe("back-channel logout on a sign-out at the end_session_endpoint", () => 
     const rp = await backChannelClient();
     statuses.set(rp.path, [500]);
     const user = await signedIn([rp]);
-    await fetch(`${baseUrl}/logout?${new URLSearchParams({ id_token_hint: user.idToken })}`,
-      { redirect: "manual", headers: { Cookie: user.cookie } });
+    await signOut(user);
     const [first, second] = await waitFor(rp.path, 2, 25_000);
     const a = await verifyLogoutToken(first!, rp.id);
     const b = await verifyLogoutToken(second!, rp.id);
@@ -130,8 +134,7 @@ describe("bounded delivery", () => {
     const refusing = await backChannelClient();
     statuses.set(refusing.path, [400]);
     const user = await signedIn([refusing]);
-    await fetch(`${baseUrl}/logout?${new URLSearchParams({ id_token_hint: user.idToken })}`,
-      { redirect: "manual", headers: { Cookie: user.cookie } });
+    await signOut(user);
     const [got] = await waitFor(refusing.path);
     const { jti } = await verifyLogoutToken(got!, refusing.id);
     await expect.poll(async () => (await db.logoutNotification.findUniqueOrThrow({ where: { id: jti! } })).failedAt,
