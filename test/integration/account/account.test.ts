@@ -142,6 +142,23 @@ describe("the apps the subscriber has allowed", () => {
     expect(location(again).searchParams.get("e")).toBe("not_found");
   });
 
+  it("ten simultaneous Forget posts for one app: one forgets, revokes and audits; the others find nothing", async () => {
+    const client = await createTestClient();
+    const s = await createTestSubscriber();
+    await allowApp(client, s);
+    const { browser, csrf } = await signInToAccount(s);
+    const answers = await Promise.all(Array.from({ length: 10 },
+      () => browser.post("/account/forget", { csrf_token: csrf, client_id: client.id })));
+    const outcomes = answers.map((res) => {
+      expect(res.status).toBe(303);
+      return location(res).searchParams.get("done") ?? location(res).searchParams.get("e");
+    });
+    expect(outcomes.filter((o) => o === "forgotten")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "not_found")).toHaveLength(9);
+    expect(await db.auditEvent.count({ where: { type: "consent_withdrawn", clientId: client.id } })).toBe(1);
+    expect(await db.refreshToken.count({ where: { clientId: client.id, subscriberId: s.id, revokedAt: null } })).toBe(0);
+  });
+
   it("shows the recent sign-ins: time (UTC), app and level", async () => {
     const client = await createTestClient();
     const s = await createTestSubscriber();
