@@ -7,8 +7,10 @@ import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSe
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
+import { checkSecurityRules, securityColumns, type ClientSecurityInput } from "./client-security";
+import { sealClientSecret } from "./seal-client-secret";
 
-export interface CreateClientInput {
+export interface CreateClientInput extends ClientSecurityInput {
   name: string;
   redirectUris: readonly string[];
   scopes: readonly string[];
@@ -21,11 +23,17 @@ export interface CreateClientInput {
   sectorIdentifier?: string;
   /** Fixed credentials, for the documented demo client only; otherwise both are generated. */
   fixedCredentials?: { clientId: string; clientSecret: string };
+  /** `dynamic` for clients created by the registration endpoint (RFC 7591). */
+  registeredBy?: "admin" | "dynamic";
+  /** SHA-256 of the registration access token (RFC 7592), for dynamic clients. */
+  registrationAccessTokenHash?: string;
 }
 
 /**
- * Registers a relying party. The secret (absent for public clients, which must use PKCE) is
- * returned once; only its scrypt hash is stored. Names are unique so `client_name` is unambiguous.
+ * Registers a relying party. The secret (absent for public clients, which must use PKCE, and for
+ * `private_key_jwt` clients, which authenticate with their keys) is returned once; its scrypt hash is
+ * stored, and a sealed copy for HS256 request objects (seal-client-secret.ts). Names are unique so
+ * `client_name` is unambiguous.
  */
 export async function createClient(input: CreateClientInput): Promise<{ client: ClientRecord; clientSecret: string | null }> {
   const name = checkClientName(input.name);
@@ -38,22 +46,32 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   const sectorIdentifier = resolveSectorIdentifier(urls, input.sectorIdentifier);
   const isPublic = input.isPublic ?? false;
   const profile = checkProfile(input.profile ?? DEFAULT_PROFILE);
+  const security = await securityColumns(input);
+  const keyOnly = security.tokenEndpointAuthMethod === "private_key_jwt";
+  checkSecurityRules({
+    isPublic, hasSecret: !isPublic && !keyOnly, authMethod: input.authMethod ?? null,
+    hasJwks: Boolean(security.jwks), hasJwksUri: Boolean(security.jwksUri),
+  });
 
   if (await db.client.findFirst({ where: { name }, select: { id: true } })) {
     throw new AdminError(`a client named "${name}" already exists`);
   }
   const id = input.fixedCredentials?.clientId ?? newClientId();
-  const clientSecret = isPublic ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
+  const clientSecret = isPublic || keyOnly ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
   try {
     const row = await db.client.create({
       data: {
         id, name, sectorIdentifier, isPublic,
         secretHash: clientSecret ? await hashSecret(clientSecret) : null,
+        secretSealed: clientSecret ? sealClientSecret(clientSecret) : null,
         redirectUris: JSON.stringify(redirectUris),
         postLogoutRedirectUris: JSON.stringify(postLogout),
         allowedScopes: scopes.join(" "),
         profile,
         expiresInFormat: input.expiresInFormat ?? defaultExpiresInFormat(profile),
+        ...security,
+        registeredBy: input.registeredBy ?? "admin",
+        registrationAccessTokenHash: input.registrationAccessTokenHash ?? null,
       },
     });
     invalidateClient({ clientId: id });

@@ -1,6 +1,8 @@
 import type { Client } from "@prisma/client";
 import { db } from "../db";
+import type { JSONWebKeySet } from "jose";
 import { toClientProfile, type ClientProfile } from "./client-profile";
+import { toAuthMethod, type ClientAuthMethod, type ClientGrantType } from "./client-security";
 
 export interface RegisteredClient {
   id: string;
@@ -15,7 +17,26 @@ export interface RegisteredClient {
   expiresInFormat: "timestamp" | "seconds";
   isPublic: boolean;
   active: boolean;
+  // Strong client authentication and signed requests (lib/clients/client-security.ts)
+  /** null: a secret (Basic or post), or `none` for a public client; otherwise only this method is accepted. */
+  authMethod: ClientAuthMethod | null;
+  /** The client's public keys registered by value, or null. */
+  jwks: JSONWebKeySet | null;
+  /** Or by reference: fetched and cached by lib/clients/client-keys.ts. */
+  jwksUri: string | null;
+  /** The client secret sealed with KEY_ENCRYPTION_SECRET (HS256 request objects), or null. */
+  secretSealed: string | null;
+  requireSignedRequestObject: boolean;
+  requirePushedAuthorizationRequests: boolean;
+  /** DPoP required at the token endpoint (RFC 9449 §5.2 `dpop_bound_access_tokens`). */
+  dpopBoundAccessTokens: boolean;
+  grantTypes: ClientGrantType[];
+  clientCredentialsScopes: string[];
+  consentFreeScopes: string[];
+  registeredBy: "admin" | "dynamic";
 }
+
+const words = (value: string) => value.split(" ").filter(Boolean);
 
 /** Client records are read on every protocol request and change rarely: cached for a bounded time. */
 const CACHE_MS = 30_000;
@@ -28,12 +49,23 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     secretHash: row.secretHash,
     redirectUris: JSON.parse(row.redirectUris) as string[],
     postLogoutRedirectUris: JSON.parse(row.postLogoutRedirectUris) as string[],
-    allowedScopes: row.allowedScopes.split(" ").filter(Boolean),
+    allowedScopes: words(row.allowedScopes),
     sectorIdentifier: row.sectorIdentifier,
     profile: toClientProfile(row.profile),
     expiresInFormat: row.expiresInFormat === "seconds" ? "seconds" : "timestamp",
     isPublic: row.isPublic,
     active: row.status === "active",
+    authMethod: toAuthMethod(row.tokenEndpointAuthMethod),
+    jwks: row.jwks ? (JSON.parse(row.jwks) as JSONWebKeySet) : null,
+    jwksUri: row.jwksUri,
+    secretSealed: row.secretSealed,
+    requireSignedRequestObject: row.requireSignedRequestObject,
+    requirePushedAuthorizationRequests: row.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: row.dpopBoundAccessTokens,
+    grantTypes: words(row.grantTypes) as ClientGrantType[],
+    clientCredentialsScopes: words(row.clientCredentialsScopes),
+    consentFreeScopes: words(row.consentFreeScopes),
+    registeredBy: row.registeredBy === "dynamic" ? "dynamic" : "admin",
   };
 }
 

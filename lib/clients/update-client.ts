@@ -4,8 +4,9 @@ import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { defaultExpiresInFormat, type ClientProfile } from "./client-profile";
 import { checkProfile } from "./client-fields";
+import { checkSecurityRules, securityColumns, toAuthMethod, type ClientSecurityInput } from "./client-security";
 
-export interface ClientChanges {
+export interface ClientChanges extends ClientSecurityInput {
   /**
    * The client's rules (lib/clients/client-profile.ts). Changing it without `expiresInFormat` also
    * sets the new profile's `expires_in` format.
@@ -16,19 +17,33 @@ export interface ClientChanges {
   status?: "active" | "disabled";
 }
 
-/** Changes a client's token options or status; returns the updated record. */
+/**
+ * Changes a client's token options, strong-authentication options (client-security.ts) or status;
+ * returns the updated record. The options are checked together with the ones the client keeps.
+ */
 export async function updateClient({ clientId, changes }: { clientId: string; changes: ClientChanges }): Promise<ClientRecord> {
-  const data: ClientChanges = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  if (Object.keys(data).length === 0) throw new AdminError("nothing to change (give --profile, --expires-in or --status)");
-  if (data.profile !== undefined) {
-    data.profile = checkProfile(data.profile);
-    data.expiresInFormat ??= defaultExpiresInFormat(data.profile);
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ClientChanges;
+  if (Object.keys(given).length === 0) throw new AdminError("nothing to change");
+  const { profile, expiresInFormat, status, ...securityInput } = given;
+  const data: Record<string, unknown> = { ...(await securityColumns(securityInput)) };
+  if (status !== undefined) data.status = status;
+  if (expiresInFormat !== undefined) data.expiresInFormat = expiresInFormat;
+  if (profile !== undefined) {
+    data.profile = checkProfile(profile);
+    data.expiresInFormat ??= defaultExpiresInFormat(data.profile as ClientProfile);
   }
+  const current = await db.client.findUnique({ where: { id: clientId } });
+  if (!current) throw new AdminError(`unknown client ${clientId}`);
+  const next = { ...current, ...data } as typeof current;
+  checkSecurityRules({
+    isPublic: next.isPublic, hasSecret: next.secretHash !== null, authMethod: toAuthMethod(next.tokenEndpointAuthMethod),
+    hasJwks: next.jwks !== null, hasJwksUri: next.jwksUri !== null,
+  });
   try {
     const row = await db.client.update({ where: { id: clientId }, data });
     return toClientRecord(row);
   } catch (err) {
-    // P2025: no row matched the where clause.
+    // P2025: no row matched the where clause (deleted meanwhile).
     if ((err as { code?: unknown }).code === "P2025") throw new AdminError(`unknown client ${clientId}`);
     throw err;
   } finally {

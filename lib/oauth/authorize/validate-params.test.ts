@@ -9,6 +9,9 @@ const client: RegisteredClient = {
   id: "client-1", name: "DemoApp", secretHash: "x", redirectUris: ["https://rp.example/cb"], postLogoutRedirectUris: [],
   allowedScopes: SUPPORTED_SCOPES.filter((s) => s !== "mc_identity_nationalid"), sectorIdentifier: "rp.example",
   profile: "mobile-connect", expiresInFormat: "timestamp", isPublic: false, active: true,
+  authMethod: null, jwks: null, jwksUri: null, secretSealed: null, requireSignedRequestObject: false,
+  requirePushedAuthorizationRequests: false, dpopBoundAccessTokens: false, grantTypes: ["authorization_code", "refresh_token"],
+  clientCredentialsScopes: [], consentFreeScopes: [], registeredBy: "admin",
 };
 const publicClient: RegisteredClient = { ...client, id: "public-1", secretHash: null, isPublic: true };
 const NOW = 1_800_000_000_000;
