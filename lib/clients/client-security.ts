@@ -1,6 +1,6 @@
 import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { AdminError } from "../admin/admin-error";
-import { SUPPORTED_SCOPES } from "../oauth/scopes";
+import { CLIENT_CREDENTIALS_SCOPES, SUPPORTED_SCOPES } from "../oauth/scopes";
 import { checkRedirectUri } from "./client-fields";
 
 /**
@@ -100,10 +100,14 @@ export function checkGrantTypes(types: readonly string[]): ClientGrantType[] {
   return list as ClientGrantType[];
 }
 
-/** A list of supported scopes (without the `openid` requirement of the sign-in scopes), de-duplicated. */
-export function checkScopeList(scopes: readonly string[], label: string): string[] {
+/**
+ * A list of scopes from `vocabulary` (the subscriber scopes by default, without the `openid` requirement of the
+ * sign-in scopes; CLIENT_CREDENTIALS_SCOPES for clientCredentialsScopes), de-duplicated.
+ */
+export function checkScopeList(scopes: readonly string[], label: string,
+  vocabulary: readonly string[] = SUPPORTED_SCOPES): string[] {
   const list = [...new Set(scopes.flatMap((s) => s.split(" ")).filter(Boolean))];
-  const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
+  const unknown = list.filter((s) => !vocabulary.includes(s));
   if (unknown.length) throw new AdminError(`${label}: unknown scope ${unknown.join(", ")}`);
   return list;
 }
@@ -134,7 +138,8 @@ export async function securityColumns(input: ClientSecurityInput) {
   if (input.dpopBoundAccessTokens !== undefined) data.dpopBoundAccessTokens = input.dpopBoundAccessTokens;
   if (input.grantTypes !== undefined) data.grantTypes = checkGrantTypes(input.grantTypes).join(" ");
   if (input.clientCredentialsScopes !== undefined) {
-    data.clientCredentialsScopes = checkScopeList(input.clientCredentialsScopes, "client credentials scopes").join(" ");
+    data.clientCredentialsScopes = checkScopeList(input.clientCredentialsScopes, "client credentials scopes",
+      CLIENT_CREDENTIALS_SCOPES).join(" ");
   }
   if (input.consentFreeScopes !== undefined) data.consentFreeScopes = checkScopeList(input.consentFreeScopes, "consent-free scopes").join(" ");
   return data;

@@ -30,3 +30,14 @@ export const UI_LOCALES = ["en", "fr"] as const;
 export function parseScope(scope: string): string[] {
   return [...new Set(scope.split(" ").filter(Boolean))];
 }
+
+/**
+ * Scopes a `client_credentials` token may carry (RFC 6749 §4.4, docs/grants.md). Such a token names no
+ * subscriber, so none of SUPPORTED_SCOPES (each one releases or concerns a subscriber's data) makes sense on it:
+ * client-credential scopes are their own vocabulary, of what a server may do for itself. The operator gives a
+ * client some of them (Client.clientCredentialsScopes, validated against this list); nothing else is ever granted.
+ * - `introspection`: the token may call the introspection endpoint as a bearer token (RFC 7662 §2.1), for a
+ *   resource server that holds no client secret of its own there.
+ * Issue 21 adds its network-API scopes here (the operator's resource servers read `scope` by introspection).
+ */
+export const CLIENT_CREDENTIALS_SCOPES = ["introspection"] as const;

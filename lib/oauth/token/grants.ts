@@ -1,4 +1,6 @@
 import { authorizationCodeGrant } from "./authorization-code-grant";
+import { clientCredentialsGrant } from "./client-credentials-grant";
+import { jwtBearerGrant } from "./jwt-bearer-grant";
 import { refreshTokenGrant } from "./refresh-token-grant";
 
 /**
@@ -6,7 +8,8 @@ import { refreshTokenGrant } from "./refresh-token-grant";
  * endpoint dispatches on it and the metadata's `grant_types_supported` is its keys, in this order. A new
  * grant is one line here and one file beside it.
  */
-export const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant } as const;
+export const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant,
+  client_credentials: clientCredentialsGrant, "urn:ietf:params:oauth:grant-type:jwt-bearer": jwtBearerGrant } as const;
 
 export type GrantType = keyof typeof GRANTS;
 

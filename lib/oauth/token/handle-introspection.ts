@@ -4,9 +4,12 @@ import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
 import { json } from "../../http/respond";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
+import { findClientAccessToken } from "../../tokens/client-access-tokens";
 import { findAnyToken, type FoundToken } from "../../tokens/find-any-token";
 import { isSubscriberActive } from "../../tokens/is-subscriber-active";
 import { isAccessTokenActive, isRefreshTokenActive } from "../../tokens/is-token-active";
+import { InvalidToken } from "../errors";
+import { bearerChallenge } from "../resource/bearer-challenge";
 import { requiredParam } from "./required-param";
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -15,15 +18,46 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  * POST {introspection_endpoint} - RFC 7662. Any authenticated client may introspect access tokens
  * (a resource server holding client credentials checks tokens issued to the relying parties it
  * serves); refresh tokens only by the client they were issued to. Anything not usable right now
- * is `{"active":false}` and nothing more (§2.2).
+ * is `{"active":false}` and nothing more (§2.2). A client_credentials token is described without `sub`; the caller
+ * may instead present one with the `introspection` scope as a bearer token (docs/grants.md).
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const client = await authenticateClient({ headers: req.headers, params });
+  const bearer = BEARER.exec(req.headers.get("authorization") ?? "");
+  const callerId = bearer ? await bearerCaller(bearer[1]!) : (await authenticateClient({ headers: req.headers, params })).id;
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
-  const body = found && (await activeTokenClaims({ found, callerId: client.id }));
+  // A client_credentials token (its own table) is looked for last: the two reads above are unchanged.
+  const body = found ? await activeTokenClaims({ found, callerId }) : await activeClientTokenClaims(token);
   return json(body ?? { active: false }, { noStore: true });
+}
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/**
+ * RFC 7662 §2.1 allows "a separate OAuth 2.0 access token" instead of client authentication: a client_credentials
+ * token with the `introspection` scope (docs/grants.md). Anything else is 401 `invalid_token` (§2.3).
+ */
+async function bearerCaller(value: string): Promise<string> {
+  const row = await findClientAccessToken({ token: value });
+  const owner = row && isAccessTokenActive(row) ? await getClient({ clientId: row.clientId }) : null;
+  const refuse = (description: string) => {
+    const err = new InvalidToken(description);
+    err.headers["WWW-Authenticate"] = bearerChallenge(err, "introspection");
+    return err;
+  };
+  if (!row || !owner?.active) throw refuse("The access token is invalid, expired or revoked");
+  if (!row.scope.split(" ").includes("introspection")) throw refuse("The access token lacks the introspection scope");
+  return row.clientId;
+}
+
+/** RFC 7662 §2.2 for a client_credentials token: no `sub`, it names no subscriber. */
+async function activeClientTokenClaims(token: string) {
+  const row = await findClientAccessToken({ token });
+  if (!row || !isAccessTokenActive(row)) return null;
+  if (!(await getClient({ clientId: row.clientId }))?.active) return null;
+  return { active: true, scope: row.scope, client_id: row.clientId, exp: seconds(row.expiresAt), iat: seconds(row.createdAt),
+    iss: config().ISSUER, token_type: "bearer" };
 }
 
 async function activeTokenClaims({ found, callerId }: { found: FoundToken; callerId: string }) {

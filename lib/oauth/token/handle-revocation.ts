@@ -2,6 +2,7 @@ import { recordAuditEvent } from "../../audit/record-audit-event";
 import { authenticateClient } from "../../http/client-auth";
 import { clientIp } from "../../http/client-ip";
 import { bodyParams } from "../../http/params";
+import { findClientAccessToken, revokeClientAccessToken } from "../../tokens/client-access-tokens";
 import { findAnyToken } from "../../tokens/find-any-token";
 import { revokeAccessToken } from "../../tokens/revoke-access-token";
 import { revokeTokenFamily } from "../../tokens/revoke-token-family";
@@ -27,6 +28,15 @@ export async function handleRevocation(req: Request): Promise<Response> {
     else await revokeAccessToken({ tokenHash: found.row.tokenHash });
     await recordAuditEvent({ type: "token_revoked", outcome: "success", subscriberId: found.row.subscriberId,
       clientId: client.id, ip: clientIp(req.headers), detail: { token_type: found.kind, reason: "revocation_request" } });
+  } else {
+    // A client_credentials token (its own table, looked for last): the same rule, no subscriber.
+    const row = await findClientAccessToken({ token });
+    if (row) {
+      if (row.clientId !== client.id) throw new InvalidRequest("the token was not issued to this client");
+      await revokeClientAccessToken({ tokenHash: row.tokenHash });
+      await recordAuditEvent({ type: "token_revoked", outcome: "success", clientId: client.id, ip: clientIp(req.headers),
+        detail: { token_type: "access_token", grant: "client_credentials", reason: "revocation_request" } });
+    }
   }
   return new Response(null, { status: 200, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
 }

@@ -1,7 +1,7 @@
 import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
 import { json } from "../../http/respond";
-import { InvalidRequest, UnsupportedGrantType } from "../errors";
+import { InvalidRequest, UnauthorizedClient, UnsupportedGrantType } from "../errors";
 import { GRANT_TYPES, GRANTS, type GrantType } from "./grants";
 import { tokenResponseBody } from "./token-set";
 
@@ -20,6 +20,10 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
   if (!grantType) throw new InvalidRequest("missing required parameter grant_type");
   if (!Object.hasOwn(GRANTS, grantType)) {
     throw new UnsupportedGrantType(UNSUPPORTED);
+  }
+  // RFC 6749 §5.2: a grant the client is not registered for (Client.grantTypes; the cached record, no statement).
+  if (!(client.grantTypes as string[]).includes(grantType)) {
+    throw new UnauthorizedClient(`the client is not registered for the grant type ${grantType}`);
   }
   const now = new Date();
   const tokens = await GRANTS[grantType as GrantType]({ client, params, now });

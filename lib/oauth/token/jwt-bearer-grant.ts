@@ -1,0 +1,142 @@
+import type { JWTPayload } from "jose";
+import type { RegisteredClient } from "../../clients/get-client";
+import type { Params } from "../../http/params";
+import { ClientJwtError, verifyClientJwt } from "../../clients/verify-client-jwt";
+import { config } from "../../config";
+import { findGrantedScopes } from "../../grants/find-granted-scopes";
+import { issuerBase } from "../../http/issuer-base";
+import { PATHS } from "../../http/endpoints";
+import { reserveJwtId } from "../../security/replay-cache";
+import { findSignInRecipient } from "../../subscribers/find-sign-in-recipient";
+import { mintToken } from "../../tokens/mint-token";
+import { storeSubscriberAccessToken } from "../../tokens/store-subscriber-access-token";
+import { InvalidGrant, InvalidScope, OAuthError } from "../errors";
+import { parseLoginHint, type LoginHint } from "../hints/parse-login-hint";
+import { resolveLoginHint } from "../hints/resolve-login-hint";
+import { parseScope } from "../scopes";
+import { requiredParam } from "./required-param";
+import type { TokenSet } from "./token-set";
+
+export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/** The assertion may live at most this long (`exp` − `iat`), as client assertions (RFC 7523 §3, issue 19). */
+const MAX_ASSERTION_LIFETIME = 300;
+/** The access token lives five minutes (or ACCESS_TOKEN_TTL when shorter): the subscriber is not present. */
+const JWT_BEARER_TOKEN_TTL = 300;
+const CLOCK_TOLERANCE = 30;
+
+/**
+ * One answer for an unknown, suspended or unconsenting subscriber: the client learns nothing about whether a
+ * number is a subscriber beyond `invalid_grant`.
+ */
+const NO_GRANT = "the assertion's subject cannot be granted these scopes for this client";
+
+/**
+ * `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1, docs/grants.md). The client has
+ * authenticated as usual; the `assertion` is its own signed statement about a subscriber: signed with one of its
+ * registered keys (RS256, PS256, ES256; never `none`, never HMAC), `iss` = client_id, `aud` the issuer or the token
+ * endpoint, `exp` and `iat` with `exp` − `iat` ≤ 300 s, a single-use `jti`, and `sub` naming the subscriber as
+ * `tel:+<E.164>` or any login_hint form (MSISDN, ENCR_MSISDN, PCR, a bare E.164 number).
+ *
+ * Scopes: the assertion's `scope` claim, which the `scope` parameter may only narrow (the signed claim wins); one
+ * of the two is required. They must be within the client's allowedScopes (never offline_access: no refresh token),
+ * and each must either be in the subscriber's stored consent for this client (lib/grants) or in the client's
+ * consentFreeScopes (the operator's per-scope legal basis). The access token lives JWT_BEARER_TOKEN_TTL; no id_token
+ * (the subscriber did not authenticate: there is no auth_time or acr to assert) and no refresh token.
+ */
+export async function jwtBearerGrant({ client, params, now = new Date() }: {
+  client: RegisteredClient; params: Params; now?: Date;
+}): Promise<TokenSet> {
+  const assertion = requiredParam(params, "assertion");
+  const payload = await verifiedAssertion(client, assertion);
+  const scopes = requestedScopes({ client, claim: payload.scope, param: params.get("scope") });
+
+  // Single use across instances (one INSERT decides): of fifty parallel presentations, one gets this far.
+  const reserved = await reserveJwtId({ kind: "jwt_bearer", issuer: client.id, jti: payload.jti!,
+    expiresAt: new Date((payload.exp! + CLOCK_TOLERANCE) * 1000) });
+  if (!reserved) throw new InvalidGrant("the assertion has already been used (jti)");
+
+  const subscriber = await assertedSubscriber(payload.sub!, client);
+  if (!subscriber || subscriber.status !== "active") throw new InvalidGrant(NO_GRANT);
+  const needConsent = scopes.filter((s) => !client.consentFreeScopes.includes(s));
+  if (needConsent.length) {
+    const consented = await findGrantedScopes({ subscriberId: subscriber.id, clientId: client.id });
+    if (!consented || needConsent.some((s) => !consented.includes(s))) throw new InvalidGrant(NO_GRANT);
+  }
+
+  const access = mintToken();
+  const scope = scopes.join(" ");
+  const ttl = Math.min(JWT_BEARER_TOKEN_TTL, config().ACCESS_TOKEN_TTL);
+  const accessTokenExpiresAt = new Date(now.getTime() + ttl * 1000);
+  // DPoP seam (RFC 9449): a bound token stores dpopJkt here and answers token_type DPoP.
+  await storeSubscriberAccessToken({ tokenHash: access.hash, clientId: client.id, subscriberId: subscriber.id, scope,
+    expiresAt: accessTokenExpiresAt,
+    audit: { type: "token_issued", outcome: "success", subscriberId: subscriber.id, clientId: client.id, at: now,
+      detail: { grant: "jwt_bearer", scope, refresh_token: false, consent: needConsent.length ? "stored" : "not_needed" } } });
+  return { accessToken: access.value, accessTokenExpiresAt, scope };
+}
+
+async function verifiedAssertion(client: RegisteredClient, assertion: string): Promise<JWTPayload> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await verifyClientJwt(client, assertion, {
+      audience: [config().ISSUER, `${issuerBase()}${PATHS.token}`],
+      maxLifetimeSeconds: MAX_ASSERTION_LIFETIME,
+      requiredClaims: ["iss", "sub", "exp", "iat", "jti"],
+      clockTolerance: CLOCK_TOLERANCE,
+    }));
+  } catch (err) {
+    if (err instanceof ClientJwtError) throw new InvalidGrant(`invalid assertion: ${err.message}`);
+    throw err;
+  }
+  if (payload.iss !== client.id) throw new InvalidGrant("invalid assertion: iss must be the client_id");
+  if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || !payload.jti || payload.jti.length > 200) {
+    throw new InvalidGrant("invalid assertion: sub and jti must be strings");
+  }
+  return payload;
+}
+
+/** The assertion's `scope` claim, narrowed by the `scope` parameter if given; the client's allowed scopes only. */
+function requestedScopes({ client, claim, param }: { client: RegisteredClient; claim: unknown; param?: string }) {
+  if (claim !== undefined && typeof claim !== "string") {
+    throw new InvalidGrant("invalid assertion: the scope claim must be a space-separated string");
+  }
+  let scopes: string[];
+  if (claim !== undefined) {
+    scopes = parseScope(claim);
+    if (param !== undefined) {
+      const wanted = parseScope(param);
+      const extra = wanted.filter((s) => !scopes.includes(s));
+      if (extra.length) throw new InvalidScope(`scope exceeds the assertion's scope claim: ${extra.join(" ")}`);
+      scopes = wanted;
+    }
+  } else if (param !== undefined) {
+    scopes = parseScope(param);
+  } else {
+    throw new InvalidScope("scope is required: in the assertion's scope claim or the scope parameter");
+  }
+  if (!scopes.length) throw new InvalidScope("scope must not be empty");
+  if (scopes.includes("offline_access")) throw new InvalidScope("offline_access: this grant issues no refresh token");
+  const extra = scopes.filter((s) => !client.allowedScopes.includes(s));
+  if (extra.length) throw new InvalidScope(`scope not allowed for this client: ${extra.join(" ")}`);
+  return scopes;
+}
+
+/**
+ * The subscriber `sub` names: `tel:+<E.164>` (RFC 3966, visual separators allowed) or a login_hint form
+ * (lib/oauth/hints: MSISDN, ENCR_MSISDN, PCR of this client's sector). Null for anything unusable.
+ */
+async function assertedSubscriber(sub: string, client: RegisteredClient) {
+  if (sub.length > 2100) return null;
+  const tel = /^tel:\+([0-9().-]+)$/i.exec(sub);
+  let hint: LoginHint | null;
+  try {
+    hint = tel ? { kind: "MSISDN", msisdn: tel[1]!.replace(/[().-]/g, "") } : parseLoginHint(sub);
+    if (!hint || (hint.kind === "MSISDN" && !/^[1-9]\d{6,14}$/.test(hint.msisdn))) return null;
+    const named = await resolveLoginHint({ hint, client });
+    return await findSignInRecipient(named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn });
+  } catch (err) {
+    if (err instanceof OAuthError) return null; // a malformed hint: the same answer as an unknown subscriber
+    throw err;
+  }
+}
