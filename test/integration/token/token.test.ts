@@ -161,7 +161,10 @@ describe("token endpoint: malformed requests (400 invalid_request)", () => {
     expect(body.error_description).toMatch(/redirect_uri/);
     await expectError(await postForm({ grant_type: "password", username: "a", password: "b" }, auth), 400,
       "unsupported_grant_type");
-    await expectError(await postForm({ grant_type: "client_credentials" }, auth), 400, "unsupported_grant_type");
+    await expectError(await postForm({ grant_type: "urn:ietf:params:oauth:grant-type:device_code" }, auth), 400,
+      "unsupported_grant_type");
+    // Supported since issue 19, but this client is not registered for it (RFC 6749 §5.2).
+    await expectError(await postForm({ grant_type: "client_credentials" }, auth), 400, "unauthorized_client");
   });
 
   it("never answers GET", async () => {
