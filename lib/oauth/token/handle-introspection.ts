@@ -19,7 +19,7 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const client = await authenticateClient({ headers: req.headers, params });
+  const client = await authenticateClient({ headers: req.headers, params, endpoint: "introspection" });
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   const body = found && (await activeTokenClaims({ found, callerId: client.id }));
