@@ -1,6 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import * as oauth from "oauth4webapi";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { createTestSubscriber } from "../../support/fixtures";
+import { signInAndConsent } from "../../support/browserless";
 import { createClient } from "@/lib/clients/create-client";
 import { randomToken } from "@/lib/crypto";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
@@ -93,3 +97,55 @@ export async function startJwksServer() {
     }),
   };
 }
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/** The whole flow with oauth4webapi and PrivateKeyJwt(key) against the server at baseUrl. */
+export async function fullFlow(baseUrl: string, rp: { id: string; redirectUri: string }, key: TestKey) {
+  const issuer = new URL(baseUrl);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
+  expect(as.token_endpoint_auth_methods_supported).toContain("private_key_jwt");
+  expect(as.token_endpoint_auth_signing_alg_values_supported).toEqual(["RS256", "PS256", "ES256"]);
+  const c: oauth.Client = { client_id: rp.id };
+  const clientAuth = oauth.PrivateKeyJwt({ key: key.privateKey, kid: key.kid });
+  const subscriber = await createTestSubscriber();
+
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const url = new URL(as.authorization_endpoint!);
+  for (const [k, v] of Object.entries({ client_id: rp.id, redirect_uri: rp.redirectUri, response_type: "code",
+    scope: "openid email offline_access mc_identity_phonenumber", code_challenge_method: "S256",
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier) })) url.searchParams.set(k, v);
+  const { callbackUrl } = await signInAndConsent({ authorizationUrl: url.href, msisdn: subscriber.msisdn, pin: subscriber.pin });
+
+  const params = oauth.validateAuthResponse(as, c, callbackUrl);
+  const result = await oauth.processAuthorizationCodeResponse(as, c,
+    await oauth.authorizationCodeGrantRequest(as, c, clientAuth, params, rp.redirectUri, codeVerifier, insecure),
+    { requireIdToken: true });
+  const claims = oauth.getValidatedIdTokenClaims(result)!;
+  expect(claims).toMatchObject({ iss: as.issuer, aud: rp.id });
+
+  const userInfo = await oauth.processUserInfoResponse(as, c, claims.sub,
+    await oauth.userInfoRequest(as, c, result.access_token, insecure));
+  expect(userInfo).toMatchObject({ sub: claims.sub, email: "alice@example.test" });
+  const premium = await fetch(new URL("/premiuminfo", baseUrl), { headers: { authorization: `Bearer ${result.access_token}` } });
+  expect(premium.status).toBe(200);
+  expect(await premium.json()).toMatchObject({ phone_number: `+${subscriber.msisdn}` });
+
+  const refreshed = await oauth.processRefreshTokenResponse(as, c,
+    await oauth.refreshTokenGrantRequest(as, c, clientAuth, result.refresh_token!, insecure));
+  expect(oauth.getValidatedIdTokenClaims(refreshed)?.sub).toBe(claims.sub);
+
+  const active = await oauth.processIntrospectionResponse(as, c,
+    await oauth.introspectionRequest(as, c, clientAuth, refreshed.access_token, insecure));
+  expect(active).toMatchObject({ active: true, client_id: rp.id, sub: claims.sub });
+
+  await oauth.processRevocationResponse(await oauth.revocationRequest(as, c, clientAuth, refreshed.refresh_token!, insecure));
+  const revoked = await oauth.processIntrospectionResponse(as, c,
+    await oauth.introspectionRequest(as, c, clientAuth, refreshed.refresh_token!, insecure));
+  expect(revoked).toEqual({ active: false });
+  // The refresh token's family is revoked with it, its access token too.
+  await expect(oauth.processRefreshTokenResponse(as, c,
+    await oauth.refreshTokenGrantRequest(as, c, clientAuth, refreshed.refresh_token!, insecure)))
+    .rejects.toMatchObject({ error: "invalid_grant" });
+}
+
