@@ -37,27 +37,30 @@ export interface FetchLimits {
 export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
 export const CLIENT_DOCUMENT_MAX_BYTES = 64 * 1024;
 
-const NOT_PUBLIC = new BlockList();
+// Two lists: Node's BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules (::ffff:0:0/96).
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [net, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
   ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, "ipv4");
+] as const) NOT_PUBLIC_V4.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
   ["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64],
   ["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
-] as const) NOT_PUBLIC.addSubnet(net, prefix, "ipv6");
+] as const) NOT_PUBLIC_V6.addSubnet(net, prefix, "ipv6");
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
+const LOOPBACK_V4 = new BlockList();
+LOOPBACK_V4.addSubnet("127.0.0.0", 8, "ipv4");
 
-const family = (address: string) => (isIP(address) === 6 ? "ipv6" : "ipv4");
 /** True for an address on the public Internet (the only ones fetched unless the flag is on). */
 export function isPublicAddress(address: string): boolean {
-  return isIP(address) !== 0 && !NOT_PUBLIC.check(address, family(address));
+  const version = isIP(address);
+  if (version === 4) return !NOT_PUBLIC_V4.check(address, "ipv4");
+  return version === 6 && !NOT_PUBLIC_V6.check(address, "ipv6");
 }
-const isLoopback = (address: string) => LOOPBACK.check(address, family(address));
+const isLoopback = (address: string) =>
+  (isIP(address) === 4 && LOOPBACK_V4.check(address, "ipv4")) || (isIP(address) === 6 && address === "::1");
 
 /** Whether private and loopback addresses (and http to loopback) may be fetched: development and tests only. */
 const allowPrivate = () => config().ALLOW_PRIVATE_CLIENT_URLS;
