@@ -203,7 +203,8 @@ async function checkAssertion(client: RegisteredClient, assertion: string, endpo
   const now = Date.now() / 1000;
   if (typeof iat === "number" && iat > now + TOLERANCE_SECONDS) throw invalidClient("client_assertion: iat is in the future");
   if (exp! - (typeof iat === "number" ? iat : now) > MAX_ASSERTION_LIFETIME_SECONDS) {
-    throw invalidClient(`client_assertion: it must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds of its iat`);
+    throw invalidClient(`client_assertion: exp must be at most ${MAX_ASSERTION_LIFETIME_SECONDS} seconds after iat `
+      + "(after now when there is no iat)");
   }
   if (typeof jti !== "string" || jti.length === 0 || jti.length > 512) throw invalidClient("client_assertion: jti must be a string");
   const fresh = await reserveJwtId({ kind: "client_assertion", issuer: client.id, jti,
