@@ -4,6 +4,7 @@
 // - success: human text on stdout, or with --json exactly one JSON object on stdout; exit 0.
 // - failure: without --json one line on stderr; with --json one `{"error": "..."}` object on stdout
 //   (stdout, so a script reads one stream whatever happens); exit 1. Bad input changes nothing.
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command, CommanderError, Option } from "commander";
@@ -69,6 +70,14 @@ const clientView = (c: ClientRecord) => ({
   client_id: c.id, client_name: c.name, status: c.status, public: c.isPublic, has_secret: c.hasSecret,
   redirect_uris: c.redirectUris, post_logout_redirect_uris: c.postLogoutRedirectUris, scopes: c.allowedScopes,
   sector_identifier: c.sectorIdentifier, profile: c.profile, expires_in_format: c.expiresInFormat,
+  // Strong client authentication and signed requests (issue 19, docs/client-authentication.md)
+  token_endpoint_auth_method: c.authMethod ?? (c.isPublic ? "none" : "client_secret_basic client_secret_post"),
+  jwks_keys: (c.jwks?.keys ?? []).map((k) => `${k.kid ?? "(no kid)"} ${k.kty}${k.alg ? ` ${k.alg}` : ""}`),
+  jwks_uri: c.jwksUri, require_signed_request_object: c.requireSignedRequestObject,
+  require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
+  dpop_bound_access_tokens: c.dpopBoundAccessTokens, grant_types: c.grantTypes,
+  client_credentials_scopes: c.clientCredentialsScopes, consent_free_scopes: c.consentFreeScopes,
+  registered_by: c.registeredBy,
   created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
 });
 const subscriberView = (s: SubscriberRecord) => ({
@@ -180,10 +189,59 @@ function logoutChanges(o: LogoutOptions) {
   };
 }
 
+// ---- client keys, signed requests, PAR, DPoP, grants (issue 19, docs/client-authentication.md) ----
+type SecurityOptions = {
+  authMethod?: string; jwks?: string; jwksUri?: string; requireSignedRequest?: boolean; requirePar?: boolean;
+  requireDpop?: boolean; grantTypes?: string[]; clientCredentialsScopes?: string[]; consentFreeScopes?: string[];
+};
+const securityOptions = (cmd: Command, set: boolean) => {
+  cmd.addOption(new Option("--auth-method <method>", "how the client authenticates at the token, revocation and "
+    + "introspection endpoints (default: a secret, Basic or post; none for public clients)")
+    .choices(["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]))
+    .option("--jwks <file-or-json>", `the client's public keys: a JWK Set file or JSON text${set ? " (\"none\" clears it)" : ""}`)
+    .option("--jwks-uri <uri>", `https URL of the client's JWK Set${set ? " (\"none\" clears it)" : ""}`)
+    .option("--require-signed-request", "authorization requests must be signed request objects (RFC 9101)")
+    .option("--require-par", "authorization requests must be pushed first (RFC 9126)")
+    .option("--require-dpop", "tokens must be DPoP-bound (RFC 9449)")
+    .option("--grant-types <type...>", "allowed grant types (default: authorization_code refresh_token)")
+    .option("--client-credentials-scopes <scope...>", "scopes the client_credentials grant may give"
+      + `${set ? " (\"none\": no scope)" : ""}`)
+    .option("--consent-free-scopes <scope...>", "scopes the JWT-bearer grant gives without the subscriber's consent "
+      + `(operator policy)${set ? " (\"none\": no scope)" : ""}`);
+  if (set) cmd.option("--no-require-signed-request", "plain authorization requests are accepted again")
+    .option("--no-require-par", "authorization requests need not be pushed")
+    .option("--no-require-dpop", "bearer tokens are accepted again");
+  return cmd;
+};
+/** A JWK Set given as JSON text (starting with "{") or as the path of a file (at most 64 KiB). */
+function readJwks(value: string): string {
+  if (value.trimStart().startsWith("{")) return value;
+  try {
+    const text = readFileSync(value, { encoding: "utf8" });
+    if (text.length > 64 * 1024) throw new AdminError("jwks file must be at most 64 KiB");
+    return text;
+  } catch (err) {
+    if (err instanceof AdminError) throw err;
+    throw new AdminError(`cannot read the jwks file ${value}`);
+  }
+}
+/** The options as ClientSecurityInput (lib/clients/client-security.ts checks them). */
+function securityChanges(o: SecurityOptions) {
+  const clear = <T>(v: string | undefined, f: (v: string) => T) => (v === undefined ? undefined : v === "none" ? null : f(v));
+  const list = (v: string[] | undefined) => (v === undefined ? undefined : v.length === 1 && v[0] === "none" ? [] : v);
+  return {
+    authMethod: o.authMethod as "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none" | undefined,
+    jwks: clear(o.jwks, readJwks), jwksUri: clear(o.jwksUri, (v) => v),
+    requireSignedRequestObject: o.requireSignedRequest, requirePushedAuthorizationRequests: o.requirePar,
+    dpopBoundAccessTokens: o.requireDpop, grantTypes: o.grantTypes,
+    clientCredentialsScopes: list(o.clientCredentialsScopes), consentFreeScopes: list(o.consentFreeScopes),
+  };
+}
+
 // ---- clients ----
 const clientGroup = program.command("client").description("relying parties");
 
-clientGroup.command("create")
+securityOptions(clientGroup.command("create"), false) // issue 19
   .description("register a client; prints its client_id and secret once")
   .requiredOption("--name <name>", "short name the client sends as client_name")
   .requiredOption("--redirect-uri <uri...>", "exact redirect URI (repeatable)")
@@ -198,16 +256,19 @@ clientGroup.command("create")
   .action(act(async (o: {
     name: string; redirectUri: string[]; scope: string[]; profile: "oidc" | "mobile-connect";
     expiresIn?: "timestamp" | "seconds"; public?: boolean; postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
-  } & LogoutOptions) => {
+  } & LogoutOptions & SecurityOptions) => {
     logoutChanges(o); // logout (issue 18): refused before the client exists
     const { client: c, clientSecret } = await createClient({
       name: o.name, redirectUris: o.redirectUri, scopes: o.scope, profile: o.profile, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
+      ...securityChanges(o), // issue 19
     });
     const logout = await setClientLogout({ clientId: c.id, changes: logoutChanges(o) }); // logout (issue 18)
     return {
       json: { client_id: c.id, client_secret: clientSecret, secret_stored: false, client: { ...clientView(c), ...logout } },
-      text: [`Client "${c.name}" created.`, ...secretLines(c.id, clientSecret)],
+      text: [`Client "${c.name}" created.`, ...(c.authMethod === "private_key_jwt" // issue 19
+        ? [`client_id:     ${c.id}`, "private_key_jwt client: no secret; it authenticates with its registered keys."]
+        : secretLines(c.id, clientSecret))],
     };
   }));
 
@@ -243,7 +304,7 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
     };
   }));
 
-clientGroup.command("set <client_id>").description("change a client's options")
+securityOptions(clientGroup.command("set <client_id>"), true).description("change a client's options") // issue 19
   .addOption(profileOption())
   .addOption(expiresIn())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
@@ -251,8 +312,8 @@ clientGroup.command("set <client_id>").description("change a client's options")
   .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: {
     profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
-  } & LogoutOptions) => {
-    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status };
+  } & LogoutOptions & SecurityOptions) => {
+    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status, ...securityChanges(o) };
     const logoutOnly = Object.values(logoutChanges(o)).some((v) => v !== undefined) // logout (issue 18)
       && Object.values(changes).every((v) => v === undefined);
     const view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) : await updateClient({ clientId, changes }));

@@ -1,6 +1,6 @@
 import { decodeProtectedHeader, jwtVerify, errors, type JWTPayload, type JWTHeaderParameters } from "jose";
 import type { RegisteredClient } from "./get-client";
-import { clientVerificationKey, hasClientKeys } from "./client-keys";
+import { clientVerificationKey, hasClientKeys, JwksUriError } from "./client-keys";
 import { CLIENT_KEY_ALGS } from "./client-security";
 import { unsealClientSecret } from "./seal-client-secret";
 
@@ -69,6 +69,7 @@ export async function verifyClientJwt(client: RegisteredClient, jwt: string, rul
 }
 
 function describe(err: unknown): string {
+  if (err instanceof JwksUriError) return err.message;
   if (err instanceof errors.JWTExpired) return "the JWT has expired";
   if (err instanceof errors.JWTClaimValidationFailed) return `the JWT's ${err.claim} claim is not valid`;
   if (err instanceof errors.JWSSignatureVerificationFailed) return "the JWT's signature does not verify";

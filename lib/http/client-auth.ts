@@ -1,20 +1,32 @@
-import { ClientAuthThrottled, InvalidClient, OAuthError } from "../oauth/errors";
+import { decodeJwt } from "jose";
+import { ClientAuthThrottled, InvalidClient, InvalidRequest, OAuthError } from "../oauth/errors";
 import { findClientAuthThrottle, recordClientAuthFailure } from "../security/throttle-client-auth";
 import { isSecretMarkedVerified, markSecretVerified } from "../security/verified-client-secret";
 import { getClient, type RegisteredClient } from "../clients/get-client";
 import { sha256, verifySecret } from "../crypto";
+import { ClientJwtError, verifyClientJwt } from "../clients/verify-client-jwt";
+import { reserveJwtId } from "../security/replay-cache";
+import { config } from "../config";
 import { clientIp } from "./client-ip";
+import { PATHS } from "./endpoints";
+import { issuerBase } from "./issuer-base";
 import type { Params } from "./params";
+
+/** RFC 7523 §2.2: the one `client_assertion_type` accepted (private_key_jwt, OpenID Connect Core §9). */
+export const JWT_BEARER_CLIENT_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 export interface PresentedCredentials {
   clientId: string;
   clientSecret?: string;
-  method: "client_secret_basic" | "client_secret_post" | "none";
+  /** The `client_assertion` (a JWT) for private_key_jwt. */
+  assertion?: string;
+  method: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
 }
 
 function invalidClient(description: string) {
   const err = new InvalidClient(description);
-  err.headers["WWW-Authenticate"] = `Basic realm="token", error="invalid_client", error_description="${description}"`;
+  const quoted = description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, "?");
+  err.headers["WWW-Authenticate"] = `Basic realm="token", error="invalid_client", error_description="${quoted}"`;
   return err;
 }
 
@@ -42,6 +54,9 @@ export function presentedCredentials(headers: Headers, params: Params): Presente
   const header = [headers.get("authentication"), headers.get("authorization")].find((h) => h && /^Basic\s/i.test(h));
   const bodyId = params.get("client_id");
   const bodySecret = params.get("client_secret");
+  if (params.get("client_assertion") !== undefined || params.get("client_assertion_type") !== undefined) {
+    return presentedAssertion({ params, header, bodyId, bodySecret });
+  }
   if (header) {
     const basic = parseBasic(header);
     if (!basic) throw invalidClient("malformed Basic credentials");
@@ -58,6 +73,39 @@ export function presentedCredentials(headers: Headers, params: Params): Presente
 }
 
 /**
+ * private_key_jwt (RFC 7523 §2.2, §3): `client_assertion_type` + `client_assertion`, and `client_id` only if it
+ * names the assertion's issuer. One method per request (RFC 6749 §2.3): a Basic header or a client_secret
+ * beside an assertion is `invalid_request`. The assertion's `iss` and `sub` name the client (read here
+ * without verification, to find its keys; checkAssertion verifies them).
+ */
+function presentedAssertion({ params, header, bodyId, bodySecret }: {
+  params: Params; header: string | null | undefined; bodyId?: string; bodySecret?: string;
+}): PresentedCredentials {
+  if (header || bodySecret !== undefined) {
+    throw new InvalidRequest("the client authenticated with more than one method: send either client_assertion "
+      + `or ${header ? "a Basic Authorization header" : "client_secret"}, not both (RFC 6749 section 2.3)`);
+  }
+  const type = params.get("client_assertion_type");
+  const assertion = params.get("client_assertion");
+  if (type !== JWT_BEARER_CLIENT_ASSERTION) throw invalidClient(`client_assertion_type must be ${JWT_BEARER_CLIENT_ASSERTION}`);
+  if (!assertion) throw invalidClient("client_assertion is missing");
+  let claims: { iss?: unknown; sub?: unknown };
+  try {
+    claims = decodeJwt(assertion);
+  } catch {
+    throw invalidClient("client_assertion is not a JWT");
+  }
+  if (typeof claims.iss !== "string" || !claims.iss || claims.sub !== claims.iss) {
+    throw invalidClient("client_assertion: iss and sub must both be the client_id");
+  }
+  if (bodyId !== undefined && bodyId !== claims.iss) throw invalidClient("client_id does not match the client_assertion's iss and sub");
+  return { clientId: claims.iss, assertion, method: "private_key_jwt" };
+}
+
+/** An endpoint where clients authenticate, by its name in the endpoint registry (lib/http/endpoints.ts). */
+export type ClientAuthEndpoint = keyof typeof PATHS;
+
+/**
  * Authenticates the client of a request (RFC 6749 §2.3). Confidential clients need a secret,
  * compared in constant time against its scrypt hash; public clients may present only client_id.
  * Any failure is `401 invalid_client` with a WWW-Authenticate header. Failures are counted per
@@ -66,23 +114,30 @@ export function presentedCredentials(headers: Headers, params: Params): Presente
  * cache, or its mark: lib/security/verified-client-secret.ts); anything else gets 429
  * `invalid_client` with Retry-After and costs no scrypt. A success whose secret is in the verified
  * cache runs no database statement beyond the (cached) client lookup.
+ *
+ * A client registered for private_key_jwt authenticates only with a signed client_assertion (checkAssertion)
+ * and is refused any secret; a client registered for a secret (or with no method: the default) is refused
+ * assertions. `endpoint` is the endpoint serving the request: its URL is, with the issuer, an accepted `aud`.
+ * A failed assertion counts against the same throttle as a wrong secret.
  */
-export async function authenticateClient({ headers, params }: { headers: Headers; params: Params }):
-  Promise<RegisteredClient> {
+export async function authenticateClient({ headers, params, endpoint }: {
+  headers: Headers; params: Params; endpoint: ClientAuthEndpoint;
+}): Promise<RegisteredClient> {
   const ip = clientIp(headers);
   let clientId: string | undefined;
   try {
     const creds = presentedCredentials(headers, params);
     if (!creds) throw invalidClient("client authentication is required");
     clientId = creds.clientId.slice(0, 200);
-    return await checkCredentials(creds, { clientId, ip });
+    return await checkCredentials(creds, { clientId, ip }, endpoint);
   } catch (err) {
     if (!(err instanceof OAuthError) || err.error !== "invalid_client" || err instanceof ClientAuthThrottled) throw err;
     throw (await recordClientAuthFailure({ clientId, ip })) ?? err;
   }
 }
 
-async function checkCredentials(creds: PresentedCredentials, who: { clientId: string; ip: string }): Promise<RegisteredClient> {
+async function checkCredentials(creds: PresentedCredentials, who: { clientId: string; ip: string },
+  endpoint: ClientAuthEndpoint): Promise<RegisteredClient> {
   const client = await getClient({ clientId: creds.clientId });
   if (!client || !client.active) {
     if (creds.clientSecret) {
@@ -91,6 +146,10 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
       await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
     }
     throw invalidClient("client authentication failed");
+  }
+  if (creds.assertion !== undefined) return checkAssertion(client, creds.assertion, endpoint);
+  if (client.authMethod === "private_key_jwt") {
+    throw invalidClient("this client authenticates with private_key_jwt (a signed client_assertion): secrets are not accepted");
   }
   if (client.isPublic && !client.secretHash) {
     if (creds.method !== "none") throw invalidClient("public clients do not have a secret");
@@ -109,6 +168,48 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
   if (!(await verifySecret(creds.clientSecret, client.secretHash))) throw invalidClient("client authentication failed");
   rememberVerified(creds.clientSecret, client.secretHash);
   await markSecretVerified(secret);
+  return client;
+}
+
+/** At most this many seconds between the assertion's iat and exp (and, without iat, from now to exp). */
+export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
+const TOLERANCE_SECONDS = 30;
+
+/**
+ * Verifies a private_key_jwt client assertion (OpenID Connect Core §9, RFC 7523 §3): signed RS256, PS256 or
+ * ES256 by a registered key (never none, never HMAC: lib/clients/verify-client-jwt.ts); iss = sub = client_id;
+ * aud the issuer or this endpoint's URL; exp required, exp - iat at most 300 s; jti required and used once
+ * (the database replay cache, reserved last so that only a valid assertion consumes its jti).
+ */
+async function checkAssertion(client: RegisteredClient, assertion: string, endpoint: ClientAuthEndpoint):
+  Promise<RegisteredClient> {
+  if (client.authMethod !== "private_key_jwt") {
+    throw invalidClient(client.isPublic ? "public clients do not authenticate: send client_id only"
+      : "this client is registered for a client secret: client assertions are not accepted");
+  }
+  const issuer = config().ISSUER;
+  let payload;
+  try {
+    ({ payload } = await verifyClientJwt(client, assertion, {
+      audience: [issuer, `${issuerBase(issuer)}${PATHS[endpoint]}`], requiredClaims: ["exp", "jti"],
+      clockTolerance: TOLERANCE_SECONDS,
+    }));
+  } catch (err) {
+    if (err instanceof ClientJwtError) throw invalidClient(`client_assertion: ${err.message}`);
+    throw err;
+  }
+  const { iss, sub, exp, iat, jti } = payload;
+  if (iss !== client.id || sub !== client.id) throw invalidClient("client_assertion: iss and sub must both be the client_id");
+  const now = Date.now() / 1000;
+  if (typeof iat === "number" && iat > now + TOLERANCE_SECONDS) throw invalidClient("client_assertion: iat is in the future");
+  if (exp! - (typeof iat === "number" ? iat : now) > MAX_ASSERTION_LIFETIME_SECONDS) {
+    throw invalidClient(`client_assertion: exp must be at most ${MAX_ASSERTION_LIFETIME_SECONDS} seconds after iat `
+      + "(after now when there is no iat)");
+  }
+  if (typeof jti !== "string" || jti.length === 0 || jti.length > 512) throw invalidClient("client_assertion: jti must be a string");
+  const fresh = await reserveJwtId({ kind: "client_assertion", issuer: client.id, jti,
+    expiresAt: new Date((exp! + TOLERANCE_SECONDS) * 1000) });
+  if (!fresh) throw invalidClient("client_assertion: its jti was used before (an assertion is single use)");
   return client;
 }
 

@@ -68,7 +68,9 @@ describe("the endpoint registry and the provider metadata", () => {
       "scopes_supported",
       "response_types_supported", "response_modes_supported", "grant_types_supported", "subject_types_supported",
       "acr_values_supported", "id_token_signing_alg_values_supported", "token_endpoint_auth_methods_supported",
-      "revocation_endpoint_auth_methods_supported", "introspection_endpoint_auth_methods_supported",
+      "token_endpoint_auth_signing_alg_values_supported", // private_key_jwt (issue 19)
+      "revocation_endpoint_auth_methods_supported", "revocation_endpoint_auth_signing_alg_values_supported",
+      "introspection_endpoint_auth_methods_supported", "introspection_endpoint_auth_signing_alg_values_supported",
       "code_challenge_methods_supported", "display_values_supported", "prompt_values_supported", "claims_supported",
       "claim_types_supported", "claims_parameter_supported", "request_parameter_supported",
       "request_uri_parameter_supported", "ui_locales_supported", "claims_locales_supported",

@@ -4,6 +4,7 @@ import { SIGNING_ALG } from "../keys/key-store";
 import { endpointUrls } from "../http/endpoints";
 import { issuerBase } from "../http/issuer-base";
 import { GRANT_TYPES } from "./token/grants";
+import { CLIENT_KEY_ALGS } from "../clients/client-security";
 
 /** Paths of every endpoint, relative to the issuer: the endpoint registry's (lib/http/endpoints.ts). */
 export { PATHS } from "../http/endpoints";
@@ -32,9 +33,12 @@ export function providerMetadata(issuer: string) {
     subject_types_supported: ["pairwise"],
     acr_values_supported: [...ACR_VALUES],
     id_token_signing_alg_values_supported: [SIGNING_ALG],
-    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-    introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+    token_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS], // private_key_jwt (issue 19)
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+    revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
+    introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+    introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
     code_challenge_methods_supported: ["S256"],
     display_values_supported: [...DISPLAY_VALUES],
     prompt_values_supported: ["none", "login", "consent", "select_account", "no_seam", "mobile"],

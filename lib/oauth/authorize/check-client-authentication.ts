@@ -16,7 +16,7 @@ export async function checkClientAuthentication({ headers, client }: {
   if (!presented) return false;
   try {
     // Only client_id joins the header: a client_secret in a URL is never accepted.
-    await authenticateClient({ headers, params: new Map([["client_id", client.id]]) });
+    await authenticateClient({ headers, params: new Map([["client_id", client.id]]), endpoint: "authorization" });
     return true;
   } catch (err) {
     if (err instanceof OAuthError) throw new InvalidClient(`Authentication header: ${err.description}`);

@@ -20,7 +20,7 @@ export const handlePremiumInfo = withBearerChallenge("premiuminfo", async (req) 
   const { row, subscriber: owner } = await authenticateAccessToken({ token });
   // The interface's `Authentication: Basic`, when sent, must name the client the token was issued to.
   if (hasBasicCredentials(req.headers)) {
-    const client = await authenticateClient({ headers: req.headers, params: new Map() });
+    const client = await authenticateClient({ headers: req.headers, params: new Map(), endpoint: "premiuminfo" });
     if (client.id !== row.clientId) throw new InvalidToken("The access token was not issued to this client");
   }
   const scopes = parseScope(row.scope);

@@ -24,7 +24,7 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
   const bearer = BEARER.exec(req.headers.get("authorization") ?? "");
-  const callerId = bearer ? await bearerCaller(bearer[1]!) : (await authenticateClient({ headers: req.headers, params })).id;
+  const callerId = bearer ? await bearerCaller(bearer[1]!) : (await authenticateClient({ headers: req.headers, params, endpoint: "introspection" })).id;
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   // A client_credentials token (its own table) is looked for last: the two reads above are unchanged.

@@ -19,7 +19,7 @@ import { requiredParam } from "./required-param";
  */
 export async function handleRevocation(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const client = await authenticateClient({ headers: req.headers, params });
+  const client = await authenticateClient({ headers: req.headers, params, endpoint: "revocation" });
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   if (found) {

@@ -15,7 +15,7 @@ const UNSUPPORTED = `grant_type must be ${GRANT_TYPES.join(" or ")}`;
  */
 export async function handleTokenRequest(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const client = await authenticateClient({ headers: req.headers, params });
+  const client = await authenticateClient({ headers: req.headers, params, endpoint: "token" });
   const grantType = params.get("grant_type");
   if (!grantType) throw new InvalidRequest("missing required parameter grant_type");
   if (!Object.hasOwn(GRANTS, grantType)) {

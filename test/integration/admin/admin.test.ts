@@ -1,5 +1,8 @@
 import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { exportJWK, generateKeyPair } from "jose";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, TEST_SECRETS } from "../../support/server";
@@ -138,6 +141,58 @@ describe("admin CLI: clients", () => {
     expect(await db.client.findUnique({ where: { id: clientId } })).toBeNull();
     const again = await admin("client", "delete", clientId);
     expect(again).toMatchObject({ code: 1, stdout: "", stderr: `error: unknown client ${clientId}\n` });
+  });
+});
+
+describe("admin CLI: client keys and security options (issue 19)", () => {
+  it("client create/set/show: --auth-method, --jwks (file or JSON), --jwks-uri, --require-*, --grant-types, scopes", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: "rp-key-1", alg: "ES256", use: "sig" };
+    const file = path.join(os.tmpdir(), `jwks-${process.pid}-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ keys: [jwk] }));
+    const created = await adminJson("client", "create", "--name", "Key App", "--redirect-uri", "https://key.example.com/cb",
+      "--scope", "openid", "mc_identity_phonenumber", "--auth-method", "private_key_jwt", "--jwks", file,
+      "--require-par", "--require-dpop", "--grant-types", "authorization_code", "client_credentials",
+      "--client-credentials-scopes", "mc_identity_phonenumber", "--consent-free-scopes", "mc_identity_phonenumber");
+    expect(created.code).toBe(0);
+    const id = created.body.client_id as string;
+    expect(created.body.client_secret).toBeNull();
+    expect(created.body.client).toMatchObject({ has_secret: false, token_endpoint_auth_method: "private_key_jwt",
+      jwks_keys: ["rp-key-1 EC ES256"], jwks_uri: null, require_signed_request_object: false,
+      require_pushed_authorization_requests: true, dpop_bound_access_tokens: true,
+      grant_types: ["authorization_code", "client_credentials"], client_credentials_scopes: ["mc_identity_phonenumber"],
+      consent_free_scopes: ["mc_identity_phonenumber"] });
+    const row = await db.client.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ tokenEndpointAuthMethod: "private_key_jwt", secretHash: null, jwksUri: null,
+      requirePushedAuthorizationRequests: true, dpopBoundAccessTokens: true });
+    expect(JSON.parse(row.jwks!)).toEqual({ keys: [jwk] });
+
+    const set = await adminJson("client", "set", id, "--jwks", "none", "--jwks-uri", "https://key.example.com/jwks.json",
+      "--require-signed-request", "--no-require-par", "--no-require-dpop", "--consent-free-scopes", "none");
+    expect(set.body.client).toMatchObject({ jwks_keys: [], jwks_uri: "https://key.example.com/jwks.json",
+      require_signed_request_object: true, require_pushed_authorization_requests: false, dpop_bound_access_tokens: false,
+      consent_free_scopes: [] });
+    const shown = await admin("client", "show", id);
+    for (const line of ["token_endpoint_auth_method: private_key_jwt", "jwks_uri: https://key.example.com/jwks.json",
+      "require_signed_request_object: true", "grant_types: authorization_code client_credentials"]) {
+      expect(shown.stdout).toContain(line);
+    }
+
+    // Inline JSON; bad keys and inconsistent options are refused with one line and change nothing.
+    const before = await snapshot();
+    const bad = await Promise.all([
+      admin("client", "create", "--name", "Key App 2", "--redirect-uri", "https://k2.example.com/cb", "--scope", "openid",
+        "--auth-method", "private_key_jwt"),
+      admin("client", "set", id, "--jwks", JSON.stringify({ keys: [await exportJWK(privateKey)] })),
+      admin("client", "set", id, "--jwks", JSON.stringify({ keys: [jwk] })),
+      admin("client", "set", id, "--grant-types", "password"),
+    ]);
+    expect(bad.map((r) => r.code)).toEqual([1, 1, 1, 1]);
+    expect(bad[0]!.stderr).toMatch(/needs the client's public keys/);
+    expect(bad[1]!.stderr).toMatch(/private or symmetric/);
+    expect(bad[2]!.stderr).toMatch(/jwks or jwks_uri, not both/);
+    expect(bad[3]!.stderr).toMatch(/unknown grant type password/);
+    expect(await snapshot()).toBe(before);
   });
 });
 

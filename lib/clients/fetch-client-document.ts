@@ -1,0 +1,170 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP } from "node:net";
+import { config } from "../config";
+
+/**
+ * Fetches a document at a URL a client registered or sent (its `jwks_uri`; request objects by
+ * reference may use the same rules), as an attacker would want it not to be fetched
+ * (docs/client-authentication.md "Fetching jwks_uri"):
+ * - https only; http only to a loopback address, and only when ALLOW_PRIVATE_CLIENT_URLS=true
+ *   (development and tests);
+ * - the host is resolved first and every address it resolves to must be public (not loopback, private,
+ *   link-local, unique-local, carrier-grade NAT, multicast, documentation or reserved) unless
+ *   ALLOW_PRIVATE_CLIENT_URLS=true; the connection goes to the address that was checked (no second lookup,
+ *   so DNS rebinding cannot swap it);
+ * - no redirects (a 3xx is a failure), 200 only;
+ * - at most `maxBytes` (64 KiB) of body, and the whole exchange within `timeoutMs` (5 s).
+ * Failures throw ClientDocumentError with a description fit for an error_description.
+ */
+export class ClientDocumentError extends Error {}
+
+export interface ClientDocument {
+  body: string;
+  /** The response's caching headers, as sent. */
+  cacheControl: string | null;
+  expires: string | null;
+  date: string | null;
+}
+
+export interface FetchLimits {
+  timeoutMs?: number;
+  maxBytes?: number;
+  accept?: string;
+}
+
+export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
+export const CLIENT_DOCUMENT_MAX_BYTES = 64 * 1024;
+
+// Two lists: Node's BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules (::ffff:0:0/96).
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
+for (const [net, prefix] of [
+  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
+  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
+  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+] as const) NOT_PUBLIC_V4.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64],
+  ["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+] as const) NOT_PUBLIC_V6.addSubnet(net, prefix, "ipv6");
+
+const LOOPBACK_V4 = new BlockList();
+LOOPBACK_V4.addSubnet("127.0.0.0", 8, "ipv4");
+
+/** True for an address on the public Internet (the only ones fetched unless the flag is on). */
+export function isPublicAddress(address: string): boolean {
+  const version = isIP(address);
+  if (version === 4) return !NOT_PUBLIC_V4.check(address, "ipv4");
+  return version === 6 && !NOT_PUBLIC_V6.check(address, "ipv6");
+}
+const isLoopback = (address: string) =>
+  (isIP(address) === 4 && LOOPBACK_V4.check(address, "ipv4")) || (isIP(address) === 6 && address === "::1");
+
+/** Whether private and loopback addresses (and http to loopback) may be fetched: development and tests only. */
+const allowPrivate = () => config().ALLOW_PRIVATE_CLIENT_URLS;
+
+/** Checks the URL's form: https (or http when loopback is allowed), no credentials. */
+function checkUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ClientDocumentError("the URL is not valid");
+  }
+  if (url.username || url.password) throw new ClientDocumentError("the URL must not carry credentials");
+  if (url.protocol === "http:" && !allowPrivate()) throw new ClientDocumentError("the URL must use https");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ClientDocumentError("the URL must use https");
+  return url;
+}
+
+/** The one address to connect to: every address of the host must be allowed, the first is used. */
+async function resolveAllowed(url: URL): Promise<{ address: string; family: 4 | 6 }> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const addresses: LookupAddress[] = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : await new Promise((resolve, reject) => {
+      dnsLookup(host, { all: true, verbatim: true }, (err, list) => (err ? reject(err) : resolve(list)));
+    }).catch(() => {
+      throw new ClientDocumentError(`the host ${host.slice(0, 100)} does not resolve`);
+    }) as LookupAddress[];
+  if (addresses.length === 0) throw new ClientDocumentError(`the host ${host.slice(0, 100)} does not resolve`);
+  const privateOk = allowPrivate();
+  for (const a of addresses) {
+    if (!privateOk && !isPublicAddress(a.address)) {
+      throw new ClientDocumentError("the URL's host is a private, loopback or reserved address");
+    }
+    if (url.protocol === "http:" && !isLoopback(a.address)) {
+      throw new ClientDocumentError("the URL must use https (http only to a loopback address)");
+    }
+  }
+  return { address: addresses[0]!.address, family: addresses[0]!.family as 4 | 6 };
+}
+
+/** GETs the URL under the rules above and returns its body (UTF-8) and caching headers. */
+export async function fetchClientDocument(raw: string, limits: FetchLimits = {}): Promise<ClientDocument> {
+  const timeoutMs = limits.timeoutMs ?? CLIENT_DOCUMENT_TIMEOUT_MS;
+  const maxBytes = limits.maxBytes ?? CLIENT_DOCUMENT_MAX_BYTES;
+  const url = checkUrl(raw);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const target = await Promise.race([
+    resolveAllowed(url),
+    new Promise<never>((_, reject) => deadline.addEventListener("abort", () => reject(timedOut()), { once: true })),
+  ]);
+  return new Promise<ClientDocument>((resolve, reject) => {
+    const transport = url.protocol === "https:" ? https : http;
+    const req = transport.request(url, {
+      method: "GET",
+      headers: { accept: limits.accept ?? "application/json", "user-agent": "operator-identity-service" },
+      // The checked address, never a second lookup (DNS rebinding); TLS still verifies the host name.
+      lookup: (_host, options, cb) => {
+        if ((options as { all?: boolean }).all) cb(null, [{ address: target.address, family: target.family }]);
+        else (cb as (e: null, a: string, f: number) => void)(null, target.address, target.family);
+      },
+      agent: false,
+    }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status !== 200) {
+        res.destroy();
+        return reject(new ClientDocumentError(status >= 300 && status < 400
+          ? "the URL redirects; redirects are not followed" : `the URL answered HTTP ${status}`));
+      }
+      const length = Number(res.headers["content-length"]);
+      if (Number.isFinite(length) && length > maxBytes) {
+        res.destroy();
+        return reject(tooBig(maxBytes));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          res.destroy();
+          reject(tooBig(maxBytes));
+        } else chunks.push(chunk);
+      });
+      res.on("error", () => reject(new ClientDocumentError("reading the URL failed")));
+      res.on("close", () => reject(new ClientDocumentError("the connection closed before the end of the document")));
+      res.on("end", () => resolve({
+        body: Buffer.concat(chunks).toString("utf8"),
+        cacheControl: header(res.headers["cache-control"]),
+        expires: header(res.headers.expires),
+        date: header(res.headers.date),
+      }));
+    });
+    const onAbort = () => {
+      req.destroy();
+      reject(timedOut());
+    };
+    deadline.addEventListener("abort", onAbort, { once: true });
+    req.on("close", () => deadline.removeEventListener("abort", onAbort));
+    req.on("error", (err) => reject(deadline.aborted ? timedOut()
+      : new ClientDocumentError(`the URL could not be fetched (${(err as NodeJS.ErrnoException).code ?? "error"})`)));
+    req.end();
+  });
+}
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : (v ?? null));
+const timedOut = () => new ClientDocumentError("the URL did not answer in time");
+const tooBig = (max: number) => new ClientDocumentError(`the document is larger than ${max / 1024} KiB`);
