@@ -4,6 +4,7 @@ import { SIGNING_ALG } from "../keys/key-store";
 import { endpointUrls } from "../http/endpoints";
 import { issuerBase } from "../http/issuer-base";
 import { GRANT_TYPES } from "./token/grants";
+import { CLIENT_KEY_ALGS } from "../clients/client-security";
 
 /** Paths of every endpoint, relative to the issuer: the endpoint registry's (lib/http/endpoints.ts). */
 export { PATHS } from "../http/endpoints";
@@ -41,8 +42,12 @@ export function providerMetadata(issuer: string) {
     claims_supported: claimsSupported(),
     claim_types_supported: ["normal"],
     claims_parameter_supported: false,
-    request_parameter_supported: false,
-    request_uri_parameter_supported: false,
+    // Signed request objects (RFC 9101) and pushed authorization requests (RFC 9126): docs/signed-requests.md
+    request_parameter_supported: true,
+    request_uri_parameter_supported: true,
+    require_request_uri_registration: false,
+    request_object_signing_alg_values_supported: [...CLIENT_KEY_ALGS, "HS256"],
+    require_pushed_authorization_requests: false,
     ui_locales_supported: [...UI_LOCALES],
     claims_locales_supported: [...UI_LOCALES],
     authorization_response_iss_parameter_supported: true,
