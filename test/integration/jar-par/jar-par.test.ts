@@ -269,6 +269,16 @@ describe("pushed request_uri: one use, short-lived, the pushing client's only", 
     await expectInteraction(await get(authorizationUrl({ client_id: owner.id, request_uri: requestUri })));
   });
 
+  it("a cross-site form POST carrying it (no browser cookie) is re-issued as a GET before it is spent", async () => {
+    const rp = await keyClient();
+    const requestUri = await push(rp, (await authorizationParameters()).parameters);
+    const post = await fetch(`${baseUrl}/authorize`, { method: "POST", redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: rp.id, request_uri: requestUri }) });
+    expect(post.status).toBe(303);
+    await expectInteraction(await get(post.headers.get("location")!));
+  });
+
   it("an unknown urn: invalid_request_uri", async () => {
     const rp = await keyClient();
     await expectPageError(await get(authorizationUrl({ client_id: rp.id,
