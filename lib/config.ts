@@ -153,6 +153,9 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
+  // A `request_uri` (RFC 9101) on a loopback address (127.0.0.0/8, ::1, localhost), over http too: development
+  // and tests only (docs/signed-requests.md). Private and other special addresses are always refused.
+  REQUEST_URI_ALLOW_LOOPBACK: z.enum(["true", "false"]).default("false"),
 });
 
 type Parsed = z.infer<typeof schema>;

@@ -4,6 +4,7 @@ import * as discovery from "../app/.well-known/openid-configuration/route";
 import * as health from "../app/api/health/route";
 import * as introspect from "../app/introspect/route";
 import * as jwks from "../app/jwks/route";
+import * as par from "../app/par/route";
 import * as premiuminfo from "../app/premiuminfo/route";
 import * as revoke from "../app/revoke/route";
 import * as token from "../app/token/route";
@@ -26,6 +27,7 @@ const modules: Record<LeanPath, Partial<Record<"GET" | "POST", RouteHandler>>> =
   "/.well-known/openid-configuration": discovery,
   "/revoke": revoke,
   "/introspect": introspect,
+  "/par": par,
   "/api/health": health,
 };
 

@@ -64,7 +64,7 @@ describe("the endpoint registry and the provider metadata", () => {
   it("keeps the document's keys in their published order", () => {
     expect(Object.keys(metadata)).toEqual(["version", "issuer", "authorization_endpoint", "token_endpoint",
       "userinfo_endpoint", "premiuminfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint",
-      "end_session_endpoint", "check_session_iframe", "op_policy_uri", "service_documentation", "op_tos_uri",
+      "pushed_authorization_request_endpoint", "end_session_endpoint", "check_session_iframe", "op_policy_uri", "service_documentation", "op_tos_uri",
       "scopes_supported",
       "response_types_supported", "response_modes_supported", "grant_types_supported", "subject_types_supported",
       "acr_values_supported", "id_token_signing_alg_values_supported", "token_endpoint_auth_methods_supported",
@@ -73,7 +73,8 @@ describe("the endpoint registry and the provider metadata", () => {
       "introspection_endpoint_auth_methods_supported", "introspection_endpoint_auth_signing_alg_values_supported",
       "code_challenge_methods_supported", "display_values_supported", "prompt_values_supported", "claims_supported",
       "claim_types_supported", "claims_parameter_supported", "request_parameter_supported",
-      "request_uri_parameter_supported", "ui_locales_supported", "claims_locales_supported",
+      "request_uri_parameter_supported", "require_request_uri_registration",
+      "request_object_signing_alg_values_supported", "require_pushed_authorization_requests", "ui_locales_supported", "claims_locales_supported",
       "authorization_response_iss_parameter_supported", "backchannel_logout_supported",
       "backchannel_logout_session_supported", "frontchannel_logout_supported", "frontchannel_logout_session_supported",
       "login_hint_methods_supported", "service_version_supported",

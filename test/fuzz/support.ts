@@ -7,13 +7,15 @@ import { expect } from "vitest";
 /** Runs per property (FUZZ_RUNS raises it for a longer local or nightly run). */
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 150));
 
-/** Every `error` code this service may answer (RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, RFC 7009, OIDC Core §3.1.2.6). */
+/** Every `error` code this service may answer (RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, RFC 7009, OIDC Core §3.1.2.6, RFC 9101). */
 export const STANDARD_ERRORS = new Set([
   "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type",
   "unsupported_response_type", "invalid_scope", "access_denied", "invalid_token", "insufficient_scope",
   "login_required", "consent_required", "interaction_required", "account_selection_required",
   "unmet_authentication_requirements", "unsupported_token_type", "temporarily_unavailable", "login_error",
   "request_not_supported", "request_uri_not_supported", "registration_not_supported", "slow_down",
+  // RFC 9101 §6.3 / RFC 9126 §4: signed request objects and pushed requests (docs/signed-requests.md)
+  "invalid_request_object", "invalid_request_uri",
 ]);
 
 /** Script payloads: if any comes back unescaped in HTML, something reflects input. */

@@ -33,6 +33,8 @@ export interface AuthorizeState {
   raw?: RawParams;
   client?: RegisteredClient;
   clientAuthenticated?: boolean;
+  /** The parameters came from a pushed request (RFC 9126) and/or a signed request object (RFC 9101). */
+  requestSource?: { pushed: boolean; signed: boolean };
   browserId?: string | null;
   validated?: ValidatedRequest;
   params?: AuthorizationParams;

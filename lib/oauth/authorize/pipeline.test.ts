@@ -5,8 +5,8 @@ import { stepsOf } from "./pipeline";
 // to the client, what a resumed or waiting request checks first. A step moved, added or dropped fails here.
 describe("the authorization pipeline", () => {
   it("runs /authorize: request, client, parameters, hints, then prompt=mobile or the decision and the code", () => {
-    expect(stepsOf("authorize")).toEqual(["readParameters", "checkClient", "authenticateClient", "readBrowser",
-      "validate", "resolveRequestHints", "startOutOfBand", "decide", "refusePromptNone", "showInteraction", "issue"]);
+    expect(stepsOf("authorize")).toEqual(["readParameters", "readBrowser", "readRequestObject", "checkClient",
+      "enforceRequestRules", "authenticateClient", "validate", "resolveRequestHints", "startOutOfBand", "decide", "refusePromptNone", "showInteraction", "issue"]);
   });
 
   it("runs /authorize/resume/{id}: the stored request, denied, expired, then the same decision as /authorize", () => {

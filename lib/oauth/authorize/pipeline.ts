@@ -4,11 +4,13 @@ import { authenticateClient } from "./steps/authenticate-client";
 import { awaitHandset } from "./steps/await-handset";
 import { checkClient } from "./steps/check-client";
 import { decide } from "./steps/decide";
+import { enforceRequestRules } from "./steps/enforce-request-rules";
 import { findHandset } from "./steps/find-handset";
 import { issue } from "./steps/issue";
 import { loadStored } from "./steps/load-stored";
 import { readBrowser } from "./steps/read-browser";
 import { readParameters } from "./steps/read-parameters";
+import { readRequestObject } from "./steps/read-request-object";
 import { refuseDenied } from "./steps/refuse-denied";
 import { refuseExpired } from "./steps/refuse-expired";
 import { refusePromptNone } from "./steps/refuse-prompt-none";
@@ -30,9 +32,12 @@ const W: Entry = "wait";
 const STEPS: ReadonlyArray<readonly [AuthorizeStep, ...Entry[]]> = [
   [readParameters, A], //          the query or form body, duplicates and lengths refused (error page)
   [loadStored, R, W], //           the stored request for this browser, its client still registered
-  [checkClient, A], //             client_id and the exact redirect_uri (error page until both hold)
-  [authenticateClient, A], //      the optional Basic header
   [readBrowser, A], //             the browser cookie; a cross-site POST without it is re-issued as a GET
+  //                               (before a one-use request object or pushed request_uri is spent)
+  [readRequestObject, A], //       request / request_uri (RFC 9101) or a pushed request (RFC 9126) (error page)
+  [checkClient, A], //             client_id and the exact redirect_uri (error page until both hold)
+  [enforceRequestRules, A], //     the client's "PAR required" and "signed request object required"
+  [authenticateClient, A], //      the optional Basic header
   [validate, A], //                every parameter (errors redirected with state and iss from here on)
   [resolveRequestHints, A], //     login_hint, login_hint_token, id_token_hint
   [findHandset, W], //            the handset request a prompt=mobile wait holds on

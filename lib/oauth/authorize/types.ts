@@ -40,7 +40,8 @@ export interface AuthorizationParams {
   /** The MSISDN the hint named (so the sign-in screen can show it masked). */
   hintedMsisdn?: string;
   /**
-   * The request carried a valid Basic `Authentication` (or `Authorization`) header: its `context` and
+   * The request carried a valid Basic `Authentication` (or `Authorization`) header, came in a verified
+   * request object (RFC 9101) or was pushed by an authenticated client (RFC 9126): its `context` and
    * `binding_message` are the client's own words; otherwise the handset shows them as unverified.
    */
   clientAuthenticated?: boolean;

@@ -82,9 +82,11 @@ describe("duplicated and over-long parameters", () => {
 });
 
 describe("request objects", () => {
+  // request and request_uri are resolved before validation (resolve-request-object.ts, RFC 9101); one that
+  // reaches it anyway is invalid_request, never the *_not_supported codes (both are supported).
   it.each([
-    ["request", "request_not_supported"],
-    ["request_uri", "request_uri_not_supported"],
+    ["request", "invalid_request"],
+    ["request_uri", "invalid_request"],
     ["registration", "registration_not_supported"],
   ])("%s is refused with %s", (name, error) => {
     expect(rejection({ [name]: "x" }).error).toBe(error);
@@ -345,7 +347,7 @@ describe("login_hint syntax", () => {
 describe("validation order", () => {
   it("reports duplicates before anything else, then request objects, then response_type, then scope", () => {
     expect(rejection({ response_type: "token" }, [["nonce", "x"]]).description).toContain("Multiple parameter names");
-    expect(rejection({ response_type: "token", request: "x" }).error).toBe("request_not_supported");
+    expect(rejection({ response_type: "token", request: "x" }).error).toBe("invalid_request");
     expect(rejection({ response_type: "token", scope: "bad" }).error).toBe("unsupported_response_type");
     expect(rejection({ scope: "bad", nonce: undefined }).error).toBe("invalid_scope");
   });

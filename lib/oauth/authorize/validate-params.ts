@@ -32,13 +32,15 @@
  * |                    | optional: hints and preferences (OIDC Core §3.1.2.1); the three login      |
  * |                    | hints are alternatives, so they cannot all be mandatory                    |
  * | code_challenge     | required for public clients; `S256` only (RFC 9700 §2.1.1)                 |
- * | request, request_uri, registration | refused with their OIDC Core §3.1.2.6 codes                 |
+ * | request,           | a signed request object (RFC 9101) or a pushed request (RFC 9126), read    |
+ * | request_uri        | before this (docs/signed-requests.md); never seen here                     |
+ * | registration       | refused with registration_not_supported (OIDC Core §3.1.2.6)               |
  * | anything else      | ignored (OIDC Core §3.1.2.1)                                               |
  */
 import type { RegisteredClient } from "../../clients/get-client";
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
 import {
-  InvalidRequest, InvalidScope, RegistrationNotSupported, RequestNotSupported, RequestUriNotSupported, UnsupportedResponseType,
+  InvalidRequest, InvalidScope, RegistrationNotSupported, UnsupportedResponseType,
 } from "../errors";
 import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
 import { parseLoginHint } from "../hints/parse-login-hint";
@@ -67,8 +69,9 @@ export function validateAuthorizationParams({ raw, client, now }: {
   raw: RawParams; client: RegisteredClient; now: number;
 }): ValidatedRequest {
   const p = knownParams(raw);
-  if (p.has("request")) throw new RequestNotSupported("The request parameter is not supported");
-  if (p.has("request_uri")) throw new RequestUriNotSupported("The request_uri parameter is not supported");
+  // request / request_uri were replaced by their parameters before this (resolve-request-object.ts,
+  // RFC 9101 §5); at the PAR endpoint a request_uri is refused before (RFC 9126 §2.1).
+  if (p.has("request") || p.has("request_uri")) throw new InvalidRequest("request and request_uri cannot be used here");
   if (p.has("registration")) throw new RegistrationNotSupported("The registration parameter is not supported");
   if (p.get("response_type") !== "code") {
     throw new UnsupportedResponseType("MANDATORY parameter response_type is missing or value is invalid");

@@ -52,6 +52,15 @@ describe("client_id and redirect_uri are checked first and never redirected", ()
     expect(get.headers.get("location")).toBeNull();
   });
 
+  // Issue 19: request objects are supported (test/integration/jar-par/); one that cannot be verified is
+  // refused on our page (its redirect_uri is not trusted), no longer redirected as request_not_supported.
+  it.each([
+    ["an unverifiable request object", { request: "eyJ.x.y" }, "invalid_request_object"],
+    ["a request_uri on a name that does not resolve", { request_uri: "https://rp.example.test/r" }, "invalid_request_uri"],
+  ])("%s -> %s on the error page", async (_name, overrides, error) => {
+    expect(await expectErrorPage(await authorize(requestFor(client, overrides)))).toContain(error);
+  });
+
   it("escapes what it shows", async () => {
     const html = await expectErrorPage(await authorize(requestFor(client, { client_id: "<script>alert(1)</script>" })));
     expect(html).not.toContain("<script>");
@@ -78,8 +87,6 @@ describe("every later error is redirected with error, error_description, state a
     ["PKCE plain", { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "plain" },
       "invalid_request", "code_challenge_method must be S256 (plain is not allowed)"],
     ["response_mode fragment", { response_mode: "fragment" }, "invalid_request"],
-    ["request object", { request: "eyJ.x.y" }, "request_not_supported"],
-    ["request_uri", { request_uri: "https://rp.example.test/r" }, "request_uri_not_supported"],
     ["malformed login_hint", { login_hint: "MSISDN:12ab" }, "invalid_request", "Invalid value for login_hint or login_hint_token"],
     ["undecryptable ENCR_MSISDN", { login_hint: `ENCR_MSISDN:${"ab".repeat(128)}` }, "invalid_request",
       "Invalid value for login_hint or login_hint_token"],

@@ -3,6 +3,8 @@ import { checkClientAuthentication } from "../check-client-authentication";
 
 /** The optional Basic header (check-client-authentication.ts): whether the client authenticated. */
 export const authenticateClient: AuthorizeStep = async (state) => {
-  state.clientAuthenticated = await checkClientAuthentication({ headers: state.req.headers,
-    client: need(state.client, "client") });
+  // A verified request object or an authenticated push (read-request-object.ts) already counts.
+  if (await checkClientAuthentication({ headers: state.req.headers, client: need(state.client, "client") })) {
+    state.clientAuthenticated = true;
+  }
 };

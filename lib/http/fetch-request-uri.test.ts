@@ -1,0 +1,69 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchRemoteText, isAllowedAddress } from "./fetch-request-uri";
+
+describe("isAllowedAddress (SSRF)", () => {
+  it.each(["10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+    "224.0.0.1", "255.255.255.255", "::1", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1",
+    "64:ff9b::a00:1", "2001:db8::1", "not-an-address"])("refuses %s", (address) => {
+    expect(isAllowedAddress(address)).toBe(false);
+  });
+
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"])("allows %s", (address) => {
+    expect(isAllowedAddress(address)).toBe(true);
+  });
+
+  it("allows loopback only when asked, and nothing else private then", () => {
+    expect(isAllowedAddress("127.0.0.1", true)).toBe(true);
+    expect(isAllowedAddress("::1", true)).toBe(true);
+    expect(isAllowedAddress("10.0.0.1", true)).toBe(false);
+    expect(isAllowedAddress("169.254.169.254", true)).toBe(false);
+  });
+});
+
+describe("fetchRemoteText", () => {
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === "/ok") return res.end("a.b.c");
+      if (req.url === "/big") return res.end("x".repeat(70 * 1024));
+      if (req.url === "/chunked-big") {
+        res.write("x".repeat(40 * 1024));
+        return setTimeout(() => res.end("x".repeat(40 * 1024)), 10);
+      }
+      if (req.url === "/redirect") return res.writeHead(302, { location: "/ok" }).end();
+      if (req.url === "/slow") return setTimeout(() => res.end("late"), 2_000);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("reads a loopback URL over http only when loopback is allowed", async () => {
+    await expect(fetchRemoteText(`${base}/ok`, { allowLoopback: true })).resolves.toBe("a.b.c");
+    await expect(fetchRemoteText(`${base}/ok`)).rejects.toThrow(/https/);
+    await expect(fetchRemoteText(`${base.replace("http:", "https:")}/ok`)).rejects.toThrow(/private or reserved/);
+  });
+
+  it("refuses a localhost name unless loopback is allowed (checked in the connection's own lookup)", async () => {
+    const port = (server.address() as AddressInfo).port;
+    await expect(fetchRemoteText(`https://localhost:${port}/ok`)).rejects.toThrow(/private or reserved|reached/);
+    await expect(fetchRemoteText(`http://localhost:${port}/ok`, { allowLoopback: true })).resolves.toBe("a.b.c");
+  });
+
+  it("refuses bodies over the limit (declared or streamed), redirects, and slow answers", async () => {
+    await expect(fetchRemoteText(`${base}/big`, { allowLoopback: true })).rejects.toThrow(/larger than 65536/);
+    await expect(fetchRemoteText(`${base}/chunked-big`, { allowLoopback: true, maxBytes: 50 * 1024 }))
+      .rejects.toThrow(/larger than/);
+    await expect(fetchRemoteText(`${base}/redirect`, { allowLoopback: true })).rejects.toThrow(/HTTP 302/);
+    await expect(fetchRemoteText(`${base}/slow`, { allowLoopback: true, timeoutMs: 300 })).rejects.toThrow(/within 300 ms/);
+  });
+
+  it("refuses URLs with credentials or that do not parse", async () => {
+    await expect(fetchRemoteText("https://user:pw@rp.example.test/x")).rejects.toThrow(/credentials/);
+    await expect(fetchRemoteText("not a url")).rejects.toThrow(/not valid/);
+  });
+});
