@@ -123,7 +123,7 @@ const schema = z.object({
   CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   // Development and tests only: URLs clients register or send (jwks_uri) may point at loopback (http too) and
   // private addresses (lib/clients/fetch-client-document.ts). Off in production: SSRF.
-  ALLOW_PRIVATE_CLIENT_URLS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  ALLOW_LOOPBACK_CLIENT_URLS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Abuse limits an operator may tune (lib/security/limits.ts has the windows and the fixed policy).
   OTP_SEND_LIMIT_PER_REQUESTER: count(5),
@@ -155,7 +155,6 @@ const schema = z.object({
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
   // A `request_uri` (RFC 9101) on a loopback address (127.0.0.0/8, ::1, localhost), over http too: development
   // and tests only (docs/signed-requests.md). Private and other special addresses are always refused.
-  REQUEST_URI_ALLOW_LOOPBACK: z.enum(["true", "false"]).default("false"),
 });
 
 type Parsed = z.infer<typeof schema>;

@@ -5,15 +5,14 @@ import { BlockList, isIP } from "node:net";
 import { config } from "../config";
 
 /**
- * Fetches a document at a URL a client registered or sent (its `jwks_uri`; request objects by
- * reference may use the same rules), as an attacker would want it not to be fetched
- * (docs/client-authentication.md "Fetching jwks_uri"):
- * - https only; http only to a loopback address, and only when ALLOW_PRIVATE_CLIENT_URLS=true
+ * Fetches a document at a URL a client registered or sent (its `jwks_uri`, a `request_uri` by reference), as
+ * an attacker would want it not to be fetched (docs/client-authentication.md "Fetching jwks_uri"):
+ * - https only; http only to a loopback address, and only when ALLOW_LOOPBACK_CLIENT_URLS=true
  *   (development and tests);
  * - the host is resolved first and every address it resolves to must be public (not loopback, private,
- *   link-local, unique-local, carrier-grade NAT, multicast, documentation or reserved) unless
- *   ALLOW_PRIVATE_CLIENT_URLS=true; the connection goes to the address that was checked (no second lookup,
- *   so DNS rebinding cannot swap it);
+ *   link-local, unique-local, carrier-grade NAT, multicast, documentation or reserved); with
+ *   ALLOW_LOOPBACK_CLIENT_URLS=true loopback addresses are allowed too, nothing else private. The connection
+ *   goes to the address that was checked (no second lookup, so DNS rebinding cannot swap it);
  * - no redirects (a 3xx is a failure), 200 only;
  * - at most `maxBytes` (64 KiB) of body, and the whole exchange within `timeoutMs` (5 s).
  * Failures throw ClientDocumentError with a description fit for an error_description.
@@ -32,6 +31,8 @@ export interface FetchLimits {
   timeoutMs?: number;
   maxBytes?: number;
   accept?: string;
+  /** Loopback addresses allowed (default: ALLOW_LOOPBACK_CLIENT_URLS). */
+  allowLoopback?: boolean;
 }
 
 export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
@@ -62,11 +63,13 @@ export function isPublicAddress(address: string): boolean {
 const isLoopback = (address: string) =>
   (isIP(address) === 4 && LOOPBACK_V4.check(address, "ipv4")) || (isIP(address) === 6 && address === "::1");
 
-/** Whether private and loopback addresses (and http to loopback) may be fetched: development and tests only. */
-const allowPrivate = () => config().ALLOW_PRIVATE_CLIENT_URLS;
+/** Whether a client-chosen URL may connect to `address`: public, or loopback when that is allowed. */
+export function isAllowedAddress(address: string, allowLoopback = false): boolean {
+  return isPublicAddress(address) || (allowLoopback && isLoopback(address));
+}
 
 /** Checks the URL's form: https (or http when loopback is allowed), no credentials. */
-function checkUrl(raw: string): URL {
+function checkUrl(raw: string, allowLoopback: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -74,13 +77,13 @@ function checkUrl(raw: string): URL {
     throw new ClientDocumentError("the URL is not valid");
   }
   if (url.username || url.password) throw new ClientDocumentError("the URL must not carry credentials");
-  if (url.protocol === "http:" && !allowPrivate()) throw new ClientDocumentError("the URL must use https");
+  if (url.protocol === "http:" && !allowLoopback) throw new ClientDocumentError("the URL must use https");
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new ClientDocumentError("the URL must use https");
   return url;
 }
 
 /** The one address to connect to: every address of the host must be allowed, the first is used. */
-async function resolveAllowed(url: URL): Promise<{ address: string; family: 4 | 6 }> {
+async function resolveAllowed(url: URL, allowLoopback: boolean): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses: LookupAddress[] = isIP(host)
     ? [{ address: host, family: isIP(host) as 4 | 6 }]
@@ -90,9 +93,8 @@ async function resolveAllowed(url: URL): Promise<{ address: string; family: 4 | 
       throw new ClientDocumentError(`the host ${host.slice(0, 100)} does not resolve`);
     }) as LookupAddress[];
   if (addresses.length === 0) throw new ClientDocumentError(`the host ${host.slice(0, 100)} does not resolve`);
-  const privateOk = allowPrivate();
   for (const a of addresses) {
-    if (!privateOk && !isPublicAddress(a.address)) {
+    if (!isAllowedAddress(a.address, allowLoopback)) {
       throw new ClientDocumentError("the URL's host is a private, loopback or reserved address");
     }
     if (url.protocol === "http:" && !isLoopback(a.address)) {
@@ -106,10 +108,11 @@ async function resolveAllowed(url: URL): Promise<{ address: string; family: 4 | 
 export async function fetchClientDocument(raw: string, limits: FetchLimits = {}): Promise<ClientDocument> {
   const timeoutMs = limits.timeoutMs ?? CLIENT_DOCUMENT_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? CLIENT_DOCUMENT_MAX_BYTES;
-  const url = checkUrl(raw);
+  const allowLoopback = limits.allowLoopback ?? config().ALLOW_LOOPBACK_CLIENT_URLS;
+  const url = checkUrl(raw, allowLoopback);
   const deadline = AbortSignal.timeout(timeoutMs);
   const target = await Promise.race([
-    resolveAllowed(url),
+    resolveAllowed(url, allowLoopback),
     new Promise<never>((_, reject) => deadline.addEventListener("abort", () => reject(timedOut()), { once: true })),
   ]);
   return new Promise<ClientDocument>((resolve, reject) => {

@@ -2,7 +2,7 @@ import type { JWTPayload } from "jose";
 import { config } from "../../config";
 import { ClientJwtError, verifyClientJwt } from "../../clients/verify-client-jwt";
 import type { RegisteredClient } from "../../clients/get-client";
-import { fetchRemoteText, RemoteFetchError } from "../../http/fetch-request-uri";
+import { ClientDocumentError, fetchClientDocument } from "../../clients/fetch-client-document";
 import { reserveJwtId } from "../../security/replay-cache";
 import { AuthorizePageError } from "../errors";
 
@@ -45,14 +45,14 @@ const TOLERANCE = 30;
 const JWT_CLAIMS = new Set(["iss", "aud", "exp", "nbf", "iat", "jti", "sub"]);
 const TYPES = new Set(["oauth-authz-req+jwt", "application/oauth-authz-req+jwt", "jwt", "application/jwt"]);
 
-/** Fetches a request object by reference (https; SSRF rules of lib/http/fetch-request-uri.ts). */
+/** Fetches a request object by reference (https; the SSRF rules of lib/clients/fetch-client-document.ts). */
 export async function fetchRequestObject(requestUri: string): Promise<string> {
   try {
-    const body = await fetchRemoteText(requestUri, { timeoutMs: REQUEST_URI_TIMEOUT_MS, maxBytes: REQUEST_URI_MAX_BYTES,
-      allowLoopback: config().REQUEST_URI_ALLOW_LOOPBACK === "true" });
+    const { body } = await fetchClientDocument(requestUri, { timeoutMs: REQUEST_URI_TIMEOUT_MS, maxBytes: REQUEST_URI_MAX_BYTES,
+      accept: "application/oauth-authz-req+jwt, application/jwt;q=0.9, */*;q=0.1" });
     return body.trim();
   } catch (err) {
-    if (err instanceof RemoteFetchError) throw new InvalidRequestUri(`The request_uri could not be used: ${err.message}`);
+    if (err instanceof ClientDocumentError) throw new InvalidRequestUri(`The request_uri could not be used: ${err.message}`);
     throw err;
   }
 }

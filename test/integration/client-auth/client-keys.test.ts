@@ -8,7 +8,7 @@ import { fetchClientDocument, isPublicAddress } from "@/lib/clients/fetch-client
 import { assertion, registerKeyClient, startJwksServer, testKey } from "./support";
 
 // This worker fetches from 127.0.0.1 like a development instance (read by lib/config.ts on first use).
-process.env.ALLOW_PRIVATE_CLIENT_URLS = "true";
+process.env.ALLOW_LOOPBACK_CLIENT_URLS = "true";
 
 let jwks: Awaited<ReturnType<typeof startJwksServer>>;
 beforeAll(async () => {

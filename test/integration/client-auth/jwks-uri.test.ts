@@ -5,7 +5,7 @@ import { ASSERTION_TYPE, assertion, fullFlow, post, registerKeyClient, startJwks
 /**
  * Clients whose keys are at a jwks_uri, served by a relying party's key server on 127.0.0.1. The shared test
  * server refuses loopback addresses (production rules: assertion-rules.test.ts); this one runs on the same
- * database with ALLOW_PRIVATE_CLIENT_URLS=true (development and tests), and a low client-authentication
+ * database with ALLOW_LOOPBACK_CLIENT_URLS=true (development and tests), and a low client-authentication
  * failure limit (3 per client and address) to show that failed assertions count like wrong secrets.
  */
 let server: RunningServer;
@@ -14,7 +14,7 @@ let jwks: Awaited<ReturnType<typeof startJwksServer>>;
 beforeAll(async () => {
   jwks = await startJwksServer();
   server = await startServer({ name: "pkjwt-uri", databaseUrl: inject("databaseUrl"),
-    env: { ALLOW_PRIVATE_CLIENT_URLS: "true", CLIENT_AUTH_FAILURE_LIMIT: "3" } });
+    env: { ALLOW_LOOPBACK_CLIENT_URLS: "true", CLIENT_AUTH_FAILURE_LIMIT: "3" } });
 });
 afterAll(async () => {
   await server?.stop();

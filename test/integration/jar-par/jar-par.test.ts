@@ -235,7 +235,7 @@ describe("refused request objects: our error page, never a redirect (the redirec
   it.each([
     ["a private address", "https://10.1.2.3/request.jwt"],
     ["the cloud metadata address", "https://169.254.169.254/latest/meta-data"],
-    ["a loopback address (allowed only with REQUEST_URI_ALLOW_LOOPBACK)", "https://127.0.0.1:9/request.jwt"],
+    ["a loopback address (allowed only with ALLOW_LOOPBACK_CLIENT_URLS)", "https://127.0.0.1:9/request.jwt"],
     ["an IPv6 loopback", "https://[::1]/request.jwt"],
     ["an IPv4-mapped private address", "https://[::ffff:192.168.1.1]/request.jwt"],
     ["a name that resolves to loopback", "https://localhost/request.jwt"],

@@ -13,7 +13,7 @@ import { expectErrorPage } from "../../support/authorize-support";
 
 /**
  * `request_uri` by reference (RFC 9101 §5.2): a second instance on the shared database, started with
- * REQUEST_URI_ALLOW_LOOPBACK=true so that it may fetch from the relying party's server on 127.0.0.1
+ * ALLOW_LOOPBACK_CLIENT_URLS=true so that it may fetch from the relying party's server on 127.0.0.1
  * (over http: loopback only). The limits hold there too: no redirect, 64 KiB, 5 s, no private address.
  */
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -27,7 +27,7 @@ let as: oauth.AuthorizationServer;
 const served = new Map<string, (res: http.ServerResponse) => void>();
 
 beforeAll(async () => {
-  server = await startServer({ name: "jar-ref", databaseUrl: inject("databaseUrl"), env: { REQUEST_URI_ALLOW_LOOPBACK: "true" } });
+  server = await startServer({ name: "jar-ref", databaseUrl: inject("databaseUrl"), env: { ALLOW_LOOPBACK_CLIENT_URLS: "true" } });
   rpServer = http.createServer((req, res) => {
     const answer = served.get(req.url ?? "");
     if (answer) answer(res);
