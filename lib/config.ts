@@ -150,6 +150,13 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
+  // Dynamic client registration (RFC 7591, docs/registration.md): without an initial access token only when
+  // open; requests per client address (an IPv6 /64) per 15 minutes at /register and /register/{client_id};
+  // whether a dynamically registered client's server-fetched URIs (logout, sector identifier, jwks_uri) may
+  // point at loopback or private addresses (development only: the server fetches or POSTs to them).
+  REGISTRATION_OPEN: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  REGISTRATION_LIMIT_PER_IP: count(20),
+  REGISTRATION_ALLOW_PRIVATE_ADDRESSES: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 
 type Parsed = z.infer<typeof schema>;
