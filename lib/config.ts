@@ -153,8 +153,11 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
-  // A `request_uri` (RFC 9101) on a loopback address (127.0.0.0/8, ::1, localhost), over http too: development
-  // and tests only (docs/signed-requests.md). Private and other special addresses are always refused.
+  // Dynamic client registration (RFC 7591, docs/registration.md): without an initial access token only when
+  // open; requests per client address (an IPv6 /64) per 15 minutes at /register and /register/{client_id}.
+  // (Whether its server-fetched URIs may point at loopback: ALLOW_LOOPBACK_CLIENT_URLS.)
+  REGISTRATION_OPEN: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  REGISTRATION_LIMIT_PER_IP: count(20),
 });
 
 type Parsed = z.infer<typeof schema>;

@@ -56,6 +56,7 @@ const { listDevices } = await import("../lib/devices/list-devices");
 const { revokeDevice } = await import("../lib/devices/revoke-device");
 const { purgeExpired } = await import("../lib/maintenance/purge-expired");
 const { setClientLogout, checkLogoutUri } = await import("../lib/logout/set-client-logout"); // logout (issue 18)
+const registrationTokens = await import("../lib/registration/initial-access-tokens"); // registration (issue 18)
 
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
@@ -497,6 +498,56 @@ keyGroup.command("rotate").description("activate the published next key, retire 
       json: { use: o.use, activated: r.activated, retired: r.retired, next: r.next },
       text: [`Rotated ${o.use} key: ${r.activated} active, ${r.retired} retired (still published until tokens expire), ${r.next} next.`],
     };
+  }));
+
+// ---- dynamic client registration (issue 18: RFC 7591 initial access tokens, docs/registration.md) ----
+const registrationGroup = program.command("registration").description("dynamic client registration (RFC 7591)");
+const registrationTokenGroup = registrationGroup.command("token").description("initial access tokens for /register");
+type TokenRecord = Awaited<ReturnType<typeof registrationTokens.listInitialAccessTokens>>[number];
+const tokenView = (t: TokenRecord) => ({
+  id: t.id, label: t.label, status: t.status, uses_left: t.usesLeft, expires_at: iso(t.expiresAt), created_at: iso(t.createdAt),
+});
+const auditRegistration = (command: string, detail: Record<string, string | number>) => recordAuditEvent({
+  type: `admin_registration_token_${command}`, outcome: "success",
+  detail: { command: `registration token ${command}`, actor: operatorName(), ...detail },
+});
+
+registrationTokenGroup.command("create")
+  .description("issue an initial access token (printed once; only its SHA-256 is stored)")
+  .option("--uses <n>", "registrations it allows", "1")
+  .option("--ttl <duration>", "lifetime: 30m, 12h, 7d (at most 365d)", "1d")
+  .option("--label <text>", "a note for `registration token list` (who it is for)", "")
+  .action(act(async (o: { uses: string; ttl: string; label: string }) => {
+    const uses = /^\d{1,7}$/.test(o.uses) ? Number(o.uses) : NaN;
+    const { token, record } = await registrationTokens.createInitialAccessToken({
+      uses, ttlSeconds: registrationTokens.parseDuration(o.ttl), label: o.label,
+    });
+    await auditRegistration("create", { id: record.id, uses: record.usesLeft });
+    return {
+      json: { initial_access_token: token, token_stored: false, token: tokenView(record) },
+      text: [`initial_access_token: ${token}`, `id:         ${record.id}`,
+        `uses:       ${record.usesLeft}`, `expires_at: ${iso(record.expiresAt)}`,
+        "The token is not stored (only its SHA-256) and cannot be shown again: copy it now. The relying party sends it",
+        "as `Authorization: Bearer <token>` to the registration endpoint (docs/registration.md)."],
+    };
+  }));
+
+registrationTokenGroup.command("list").description("list initial access tokens (never the tokens themselves)")
+  .action(act(async () => {
+    const all = (await registrationTokens.listInitialAccessTokens()).map(tokenView);
+    return {
+      json: { tokens: all },
+      text: all.length
+        ? all.map((t) => `${t.id}  ${t.status}  uses left ${t.uses_left}  expires ${t.expires_at}${t.label ? `  "${t.label}"` : ""}`)
+        : ["No initial access tokens."],
+    };
+  }));
+
+registrationTokenGroup.command("revoke <id>").description("revoke an initial access token by its id (from list)")
+  .action(act(async (id: string) => {
+    await registrationTokens.revokeInitialAccessToken({ id });
+    await auditRegistration("revoke", { id });
+    return { json: { revoked: id }, text: [`Initial access token ${id} revoked.`] };
   }));
 
 /** One line describing a failure; unexpected errors are named as such, without a stack trace. */

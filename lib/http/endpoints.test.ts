@@ -64,7 +64,8 @@ describe("the endpoint registry and the provider metadata", () => {
   it("keeps the document's keys in their published order", () => {
     expect(Object.keys(metadata)).toEqual(["version", "issuer", "authorization_endpoint", "token_endpoint",
       "userinfo_endpoint", "premiuminfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint",
-      "pushed_authorization_request_endpoint", "end_session_endpoint", "check_session_iframe", "op_policy_uri", "service_documentation", "op_tos_uri",
+      "pushed_authorization_request_endpoint", "end_session_endpoint", "check_session_iframe", "registration_endpoint",
+      "op_policy_uri", "service_documentation", "op_tos_uri",
       "scopes_supported",
       "response_types_supported", "response_modes_supported", "grant_types_supported", "subject_types_supported",
       "acr_values_supported", "id_token_signing_alg_values_supported", "token_endpoint_auth_methods_supported",

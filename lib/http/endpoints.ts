@@ -36,6 +36,8 @@ export const ENDPOINTS = {
   endSession: { path: "/logout", kind: "api", metadata: "end_session_endpoint" },
   /** OIDC Session Management 1.0 §3.3 (lib/oauth/logout/check-session-iframe.ts). */
   checkSession: { path: "/logout/check-session", kind: "api", metadata: "check_session_iframe" },
+  /** RFC 7591 §3 (lib/registration/handle-registration.ts, docs/registration.md). */
+  registration: { path: "/register", kind: "api", metadata: "registration_endpoint" },
   policy: { path: "/policy", kind: "page", metadata: "op_policy_uri" },
   docs: { path: "/docs", kind: "page", metadata: "service_documentation" },
   tos: { path: "/terms", kind: "page", metadata: "op_tos_uri" },
@@ -52,6 +54,8 @@ export const ENDPOINTS = {
   playgroundAuth: { path: "/api/auth/[...nextauth]", kind: "api" },
   /** The operator's logo and theme stylesheet (app/brand/[asset]/route.ts, lib/branding). */
   brandAsset: { path: "/brand/[asset]", kind: "api" },
+  /** RFC 7592's client configuration endpoint, each dynamic client's `registration_client_uri`. */
+  registrationClient: { path: "/register/[clientId]", kind: "api" },
 } as const satisfies Record<string, Endpoint>;
 
 /**

@@ -1,0 +1,226 @@
+import type { Client } from "@prisma/client";
+import { db } from "../db";
+import { randomToken, safeEqual, sha256, verifySecret } from "../crypto";
+import { AdminError } from "../admin/admin-error";
+import { createClient } from "../clients/create-client";
+import { deleteClient } from "../clients/delete-client";
+import { invalidateClient, toRegisteredClient } from "../clients/get-client";
+import { defaultExpiresInFormat } from "../clients/client-profile";
+import { securityColumns } from "../clients/client-security";
+import { setClientLogout } from "../logout/set-client-logout";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { refundInitialAccessToken, reserveInitialAccessToken } from "./initial-access-tokens";
+import { PROFILE_FIELD, type RegistrationMetadata } from "./registration-metadata";
+import { InvalidClientMetadata, RegistrationTokenRefused } from "./registration-errors";
+
+/** What the registration endpoints answer (RFC 7591 §3.2.1, RFC 7592 §3). */
+export type ClientInformation = Record<string, unknown>;
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The registered metadata of a dynamic client, as stored (what the server holds, not what was asked). */
+function information(row: Client, extra: { registrationAccessToken: string; registrationClientUri: string;
+  clientSecret?: string | null; sectorIdentifierUri?: string | null }): ClientInformation {
+  const c = toRegisteredClient(row);
+  return {
+    client_id: c.id,
+    ...(extra.clientSecret ? { client_secret: extra.clientSecret } : {}),
+    client_id_issued_at: seconds(row.createdAt),
+    ...(c.secretHash ? { client_secret_expires_at: 0 } : {}),
+    registration_access_token: extra.registrationAccessToken,
+    registration_client_uri: extra.registrationClientUri,
+    client_name: c.name,
+    redirect_uris: c.redirectUris,
+    post_logout_redirect_uris: c.postLogoutRedirectUris,
+    token_endpoint_auth_method: c.authMethod ?? "client_secret_basic",
+    grant_types: c.grantTypes,
+    response_types: ["code"],
+    scope: c.allowedScopes.join(" "),
+    subject_type: "pairwise",
+    id_token_signed_response_alg: "RS256",
+    ...(extra.sectorIdentifierUri ? { sector_identifier_uri: extra.sectorIdentifierUri } : {}),
+    ...(c.jwks ? { jwks: c.jwks } : {}),
+    ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
+    require_signed_request_object: c.requireSignedRequestObject,
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+    ...(row.backchannelLogoutUri ? { backchannel_logout_uri: row.backchannelLogoutUri } : {}),
+    backchannel_logout_session_required: row.backchannelLogoutSessionRequired,
+    ...(row.frontchannelLogoutUri ? { frontchannel_logout_uri: row.frontchannelLogoutUri } : {}),
+    frontchannel_logout_session_required: row.frontchannelLogoutSessionRequired,
+    [PROFILE_FIELD]: c.profile,
+  };
+}
+
+/** A name of our rule (client-fields.ts) for a client that gave none, or whose name is taken. */
+function substituteName(asked: string | undefined): string {
+  const suffix = randomToken(6).replace(/^[-_]+|[-_]+$/g, "x");
+  return asked ? `${asked.slice(0, 55).trimEnd()}-${suffix}` : `client-${suffix}`;
+}
+
+async function nameIsFree(name: string, exceptId?: string) {
+  const row = await db.client.findFirst({ where: { name, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  return row === null;
+}
+
+/**
+ * Registers a client (RFC 7591 §3.1) from validated metadata. With an initial access token, one use is
+ * reserved first (one conditional UPDATE) and given back if the client is not created. A missing
+ * client_name, or one already taken, is replaced by a free one (`client-xxxxxxxx`, or the name with a
+ * `-xxxxxxxx` suffix): the answer says which. Returns the client information with the secret (when one
+ * is issued) and the registration access token, both shown once.
+ */
+export async function registerClient({ metadata, initialAccessToken, clientUri, ip }: {
+  metadata: RegistrationMetadata; initialAccessToken: string | null; clientUri: (clientId: string) => string; ip?: string;
+}): Promise<ClientInformation> {
+  if (initialAccessToken !== null && !(await reserveInitialAccessToken(initialAccessToken))) {
+    throw new RegistrationTokenRefused("the initial access token is unknown, used up or expired");
+  }
+  const registrationAccessToken = randomToken(32);
+  let created: { id: string } | null = null;
+  try {
+    let name = metadata.name !== undefined && (await nameIsFree(metadata.name)) ? metadata.name : substituteName(metadata.name);
+    let result: Awaited<ReturnType<typeof createClient>> | undefined;
+    for (let attempt = 0; !result; attempt++) {
+      try {
+        result = await createClient({
+          name, redirectUris: metadata.redirectUris, scopes: metadata.scopes, profile: metadata.profile,
+          isPublic: metadata.isPublic, postLogoutRedirectUris: metadata.postLogoutRedirectUris,
+          sectorIdentifier: metadata.sectorIdentifier, authMethod: metadata.authMethod, jwks: metadata.jwks,
+          jwksUri: metadata.jwksUri, grantTypes: metadata.grantTypes,
+          requireSignedRequestObject: metadata.requireSignedRequestObject,
+          requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests,
+          dpopBoundAccessTokens: metadata.dpopBoundAccessTokens,
+          registeredBy: "dynamic", registrationAccessTokenHash: sha256(registrationAccessToken),
+        });
+      } catch (err) {
+        // Taken meanwhile by a parallel registration: another free name.
+        if (err instanceof AdminError && err.message.startsWith("a client named") && attempt < 3) {
+          name = substituteName(metadata.name);
+          continue;
+        }
+        if (err instanceof AdminError) throw new InvalidClientMetadata(err.message);
+        throw err;
+      }
+    }
+    created = { id: result.client.id };
+    // Two parallel registrations may both have found the name free (createClient checks, then inserts):
+    // whoever sees another client with it takes a substitute, so no two clients share a name.
+    if (await db.client.count({ where: { name, NOT: { id: created.id } } })) {
+      await db.client.update({ where: { id: created.id }, data: { name: substituteName(metadata.name) } });
+      invalidateClient({ clientId: created.id });
+    }
+    await setClientLogout({ clientId: created.id, changes: metadata.logout });
+    const row = await db.client.findUniqueOrThrow({ where: { id: created.id } });
+    await recordAuditEvent({ type: "admin_client_registered", outcome: "success", clientId: created.id, ip,
+      detail: { registered_by: "dynamic", initial_access_token: initialAccessToken !== null } });
+    return information(row, { registrationAccessToken, registrationClientUri: clientUri(created.id),
+      clientSecret: result.clientSecret, sectorIdentifierUri: metadata.sectorIdentifierUri });
+  } catch (err) {
+    if (created) await deleteClient({ clientId: created.id }).catch(() => {});
+    if (initialAccessToken !== null) await refundInitialAccessToken(initialAccessToken).catch(() => {});
+    throw err;
+  }
+}
+
+/** A hash that no token has, compared against when the client is unknown (the same work either way). */
+const NO_CLIENT_HASH = sha256("no such client");
+
+/**
+ * The dynamic client that `token` is the registration access token of (RFC 7592 §3): constant-time
+ * comparison of SHA-256s; an unknown client, an operator-registered one and a wrong token get one answer.
+ */
+async function authorizedClient(clientId: string, token: string): Promise<Client> {
+  const row = clientId.length <= 200 && token
+    ? await db.client.findUnique({ where: { id: clientId } })
+    : null;
+  const stored = row?.registeredBy === "dynamic" ? row.registrationAccessTokenHash : null;
+  const ok = safeEqual(sha256(token), stored ?? NO_CLIENT_HASH) && stored !== null;
+  if (!ok || !row) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
+  return row;
+}
+
+/** RFC 7592 §2.1: the client's current registration. The presented token is echoed, not rotated. */
+export async function readRegistration({ clientId, token, clientUri }: {
+  clientId: string; token: string; clientUri: string;
+}): Promise<ClientInformation> {
+  const row = await authorizedClient(clientId, token);
+  return information(row, { registrationAccessToken: token, registrationClientUri: clientUri });
+}
+
+/**
+ * RFC 7592 §2.2: replaces the client's metadata with `metadata` (validated like a registration). The
+ * client_id must be the client's; a client_secret, if sent, must be the current one (the client cannot
+ * choose it); the kind of authentication (secret, none, private_key_jwt) and the pairwise sector cannot
+ * change (the subject identifiers the client holds depend on it); a client_name taken by another client is
+ * refused. The registration access token is not rotated.
+ */
+export async function updateRegistration({ clientId, token, body, metadata, clientUri }: {
+  clientId: string; token: string; body: Record<string, unknown>; metadata: RegistrationMetadata; clientUri: string;
+}): Promise<ClientInformation> {
+  const row = await authorizedClient(clientId, token);
+  if (body.client_id !== clientId) throw new InvalidClientMetadata("client_id must be given and be this client's (RFC 7592 §2.2)");
+  if (body.client_secret !== undefined) {
+    const same = typeof body.client_secret === "string" && row.secretHash !== null
+      && (await verifySecret(body.client_secret, row.secretHash));
+    if (!same) throw new InvalidClientMetadata("client_secret is issued by the server and cannot be changed here");
+  }
+  const current = toRegisteredClient(row);
+  const kind = (m: string | null, isPublic: boolean) =>
+    isPublic || m === "none" ? "none" : m === "private_key_jwt" ? "private_key_jwt" : "client secret";
+  if (kind(current.authMethod, current.isPublic) !== kind(metadata.authMethod, metadata.isPublic)) {
+    throw new InvalidClientMetadata(`token_endpoint_auth_method cannot change from ${kind(current.authMethod, current.isPublic)} `
+      + `to ${kind(metadata.authMethod, metadata.isPublic)}: register a new client`);
+  }
+  if (metadata.sectorIdentifier !== row.sectorIdentifier) {
+    throw new InvalidClientMetadata(`the pairwise sector cannot change (it is ${row.sectorIdentifier}; the redirect URIs or `
+      + "sector_identifier_uri give " + `${metadata.sectorIdentifier}): subject identifiers depend on it`);
+  }
+  const name = metadata.name ?? row.name;
+  if (name !== row.name && !(await nameIsFree(name, clientId))) {
+    throw new InvalidClientMetadata(`client_name "${name}" is already taken`);
+  }
+  const security = await securityColumns({
+    authMethod: metadata.authMethod, jwks: metadata.jwks, jwksUri: metadata.jwksUri, grantTypes: metadata.grantTypes,
+    requireSignedRequestObject: metadata.requireSignedRequestObject,
+    requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: metadata.dpopBoundAccessTokens,
+  });
+  const { count } = await db.client.updateMany({
+    where: { id: clientId, registrationAccessTokenHash: row.registrationAccessTokenHash },
+    data: {
+      name, redirectUris: JSON.stringify(metadata.redirectUris),
+      postLogoutRedirectUris: JSON.stringify(metadata.postLogoutRedirectUris), allowedScopes: metadata.scopes.join(" "),
+      profile: metadata.profile,
+      ...(metadata.profile !== current.profile ? { expiresInFormat: defaultExpiresInFormat(metadata.profile) } : {}),
+      ...security,
+      backchannelLogoutUri: metadata.logout.backchannel_logout_uri,
+      backchannelLogoutSessionRequired: metadata.logout.backchannel_logout_session_required,
+      frontchannelLogoutUri: metadata.logout.frontchannel_logout_uri,
+      frontchannelLogoutSessionRequired: metadata.logout.frontchannel_logout_session_required,
+    },
+  });
+  invalidateClient({ clientId });
+  if (count === 0) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
+  if (name !== row.name && (await db.client.count({ where: { name, NOT: { id: clientId } } }))) {
+    // Taken by a parallel registration or update meanwhile: the old name is kept (the answer shows it).
+    await db.client.update({ where: { id: clientId }, data: { name: row.name } });
+    invalidateClient({ clientId });
+  }
+  const updated = await db.client.findUniqueOrThrow({ where: { id: clientId } });
+  return information(updated, { registrationAccessToken: token, registrationClientUri: clientUri,
+    sectorIdentifierUri: metadata.sectorIdentifierUri });
+}
+
+/** RFC 7592 §2.3: removes the client like `client delete` (its tokens revoked, its grants and codes gone). */
+export async function deleteRegistration({ clientId, token, ip }: { clientId: string; token: string; ip?: string }) {
+  await authorizedClient(clientId, token);
+  try {
+    await deleteClient({ clientId });
+  } catch (err) {
+    if (err instanceof AdminError) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
+    throw err;
+  }
+  await recordAuditEvent({ type: "admin_client_unregistered", outcome: "success", clientId, ip,
+    detail: { registered_by: "dynamic" } });
+}

@@ -1,0 +1,205 @@
+import type { JSONWebKeySet } from "jose";
+import { AdminError } from "../admin/admin-error";
+import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "../clients/client-fields";
+import { DEFAULT_PROFILE, type ClientProfile } from "../clients/client-profile";
+import {
+  CLIENT_KEY_ALGS, checkAuthMethod, checkJwks, checkJwksUri, checkSecurityRules, type ClientAuthMethod,
+  type ClientGrantType,
+} from "../clients/client-security";
+import { SIGNING_ALG } from "../keys/key-store";
+import { checkLogoutUri, type ClientLogoutSettings } from "../logout/set-client-logout";
+import { fetchSectorIdentifier } from "./fetch-sector-identifier";
+import { checkPublicHost } from "./internal-address";
+import { InvalidClientMetadata, InvalidRedirectUri } from "./registration-errors";
+
+/** The extension field naming the client's profile (lib/clients/client-profile.ts): `oidc` (default) or `mobile-connect`. */
+export const PROFILE_FIELD = "client_profile";
+
+/** Grant types a dynamically registered client may ask for (client_credentials and JWT bearer stay with the operator). */
+export const REGISTRABLE_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
+const MAX_REDIRECT_URIS = 20;
+
+/** Fields the service cannot honour: refused rather than ignored, since the client would rely on them. */
+const UNSUPPORTED = [
+  "id_token_encrypted_response_alg", "id_token_encrypted_response_enc", "userinfo_signed_response_alg",
+  "userinfo_encrypted_response_alg", "userinfo_encrypted_response_enc", "request_object_encryption_alg",
+  "request_object_encryption_enc", "authorization_signed_response_alg", "authorization_encrypted_response_alg",
+  "tls_client_auth_subject_dn", "tls_client_certificate_bound_access_tokens",
+];
+
+/** A registration request (RFC 7591 §2, OpenID Connect Registration §2) validated: what createClient needs. */
+export interface RegistrationMetadata {
+  /** Absent: the server names the client (register-client.ts). */
+  name?: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  scopes: string[];
+  profile: ClientProfile;
+  /** null: not given (client_secret_basic, RFC 7591 §2's default; either secret method is accepted). */
+  authMethod: ClientAuthMethod | null;
+  isPublic: boolean;
+  jwks: JSONWebKeySet | null;
+  jwksUri: string | null;
+  grantTypes: ClientGrantType[];
+  requireSignedRequestObject: boolean;
+  requirePushedAuthorizationRequests: boolean;
+  dpopBoundAccessTokens: boolean;
+  logout: ClientLogoutSettings;
+  sectorIdentifier: string;
+  sectorIdentifierUri: string | null;
+}
+
+type Body = Record<string, unknown>;
+
+function optString(body: Body, field: string): string | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new InvalidClientMetadata(`${field} must be a string`);
+  return v;
+}
+
+function optStrings(body: Body, field: string, Err: new (d: string) => Error = InvalidClientMetadata): string[] | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new Err(`${field} must be an array of strings`);
+  if (v.length > MAX_REDIRECT_URIS) throw new Err(`${field} must have at most ${MAX_REDIRECT_URIS} entries`);
+  return v as string[];
+}
+
+function optBool(body: Body, field: string): boolean {
+  const v = body[field];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== "boolean") throw new InvalidClientMetadata(`${field} must be true or false`);
+  return v;
+}
+
+/** Runs an admin validator: its AdminError message becomes the error_description of `Err`. */
+async function as<T>(Err: new (d: string) => Error, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof AdminError) throw new Err(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Reads and validates a registration (POST) or a replacement (PUT) body with the admin CLI's validators
+ * (lib/clients/client-fields.ts, client-security.ts, lib/logout/set-client-logout.ts). Throws
+ * InvalidRedirectUri or InvalidClientMetadata with the validator's message. Fetches the
+ * sector_identifier_uri when one is given.
+ */
+export async function readRegistrationMetadata(value: unknown, { allowLoopback }: { allowLoopback: boolean }):
+  Promise<RegistrationMetadata> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidClientMetadata("the request body must be a JSON object of client metadata");
+  }
+  const body = value as Body;
+  for (const field of UNSUPPORTED) {
+    if (body[field] !== undefined) throw new InvalidClientMetadata(`${field} is not supported by this server`);
+  }
+
+  // redirect_uris: required; each an exact URI the admin CLI would accept.
+  const redirectUris = [...new Set(optStrings(body, "redirect_uris", InvalidRedirectUri) ?? [])];
+  if (redirectUris.length === 0) throw new InvalidRedirectUri("redirect_uris must list at least one redirect URI");
+  const urls = await as(InvalidRedirectUri, () => redirectUris.map((u) => checkRedirectUri(u)));
+
+  const clientName = optString(body, "client_name");
+  const name = clientName === undefined ? undefined : await as(InvalidClientMetadata, () => checkClientName(clientName));
+
+  const responseTypes = optStrings(body, "response_types") ?? ["code"];
+  if (responseTypes.length !== 1 || responseTypes[0] !== "code") {
+    throw new InvalidClientMetadata("response_types must be [\"code\"]: the authorization code flow is the only one served");
+  }
+  const grantTypes = [...new Set(optStrings(body, "grant_types") ?? ["authorization_code"])];
+  const other = grantTypes.find((g) => !(REGISTRABLE_GRANT_TYPES as readonly string[]).includes(g));
+  if (other) {
+    throw new InvalidClientMetadata(`grant type ${other} cannot be registered (allowed: ${REGISTRABLE_GRANT_TYPES.join(", ")})`);
+  }
+  if (!grantTypes.includes("authorization_code")) {
+    throw new InvalidClientMetadata("grant_types must include authorization_code (response type code, RFC 7591 §2.1)");
+  }
+
+  const scopes = await as(InvalidClientMetadata, () => checkScopes([optString(body, "scope") ?? "openid"]));
+  const profileValue = optString(body, PROFILE_FIELD);
+  const profile = await as(InvalidClientMetadata, () => checkProfile(profileValue ?? DEFAULT_PROFILE));
+
+  const alg = optString(body, "id_token_signed_response_alg");
+  if (alg !== undefined && alg !== SIGNING_ALG) {
+    throw new InvalidClientMetadata(`id_token_signed_response_alg must be ${SIGNING_ALG}, the only ID token algorithm`);
+  }
+  const subjectType = optString(body, "subject_type");
+  if (subjectType !== undefined && subjectType !== "pairwise") {
+    throw new InvalidClientMetadata("subject_type must be pairwise, the only subject type");
+  }
+  for (const field of ["token_endpoint_auth_signing_alg", "request_object_signing_alg"]) {
+    const v = optString(body, field);
+    const allowed = field === "request_object_signing_alg" ? [...CLIENT_KEY_ALGS, "HS256"] : [...CLIENT_KEY_ALGS];
+    if (v !== undefined && !allowed.includes(v)) throw new InvalidClientMetadata(`${field} must be one of ${allowed.join(", ")}`);
+  }
+
+  const method = optString(body, "token_endpoint_auth_method");
+  const authMethod = method === undefined ? null : await as(InvalidClientMetadata, () => checkAuthMethod(method));
+  const isPublic = authMethod === "none";
+
+  const jwksValue = body.jwks;
+  if (jwksValue !== undefined && jwksValue !== null && (typeof jwksValue !== "object" || Array.isArray(jwksValue))) {
+    throw new InvalidClientMetadata("jwks must be a JSON Web Key Set object");
+  }
+  const jwks = jwksValue ? await as(InvalidClientMetadata, () => checkJwks(jwksValue as JSONWebKeySet)) : null;
+  const jwksUriValue = optString(body, "jwks_uri");
+  const jwksUri = jwksUriValue === undefined ? null : await as(InvalidClientMetadata, async () => {
+    const uri = checkJwksUri(jwksUriValue);
+    await checkPublicHost(uri, "jwks_uri", allowLoopback);
+    return uri;
+  });
+  await as(InvalidClientMetadata, () => checkSecurityRules({
+    isPublic, hasSecret: !isPublic && authMethod !== "private_key_jwt", authMethod,
+    hasJwks: jwks !== null, hasJwksUri: jwksUri !== null,
+  }));
+
+  const postLogoutRedirectUris = [...new Set(optStrings(body, "post_logout_redirect_uris") ?? [])];
+  await as(InvalidClientMetadata, () => postLogoutRedirectUris.forEach((u) => checkRedirectUri(u, "post-logout redirect URI")));
+
+  const logoutUri = (field: string, label: string) => {
+    const v = optString(body, field);
+    return v === undefined ? null : as(InvalidClientMetadata, async () => {
+      const uri = checkLogoutUri(v, label);
+      await checkPublicHost(uri, label, allowLoopback);
+      return uri;
+    });
+  };
+  const logout: ClientLogoutSettings = {
+    backchannel_logout_uri: await logoutUri("backchannel_logout_uri", "backchannel_logout_uri"),
+    backchannel_logout_session_required: optBool(body, "backchannel_logout_session_required"),
+    frontchannel_logout_uri: await logoutUri("frontchannel_logout_uri", "frontchannel_logout_uri"),
+    frontchannel_logout_session_required: optBool(body, "frontchannel_logout_session_required"),
+  };
+
+  // The pairwise sector (OpenID Connect Core §8.1, Registration §5).
+  const sectorIdentifierUri = optString(body, "sector_identifier_uri") ?? null;
+  let sectorIdentifier: string;
+  if (sectorIdentifierUri !== null) {
+    const listed = await as(InvalidClientMetadata, () => fetchSectorIdentifier(sectorIdentifierUri, allowLoopback));
+    const missing = redirectUris.find((u) => !listed.uris.includes(u));
+    if (missing) throw new InvalidRedirectUri(`redirect URI ${missing} is not listed at sector_identifier_uri`);
+    sectorIdentifier = await as(InvalidClientMetadata, () => resolveSectorIdentifier(urls, listed.host));
+  } else {
+    const hosts = [...new Set(urls.map((u) => u.host || u.protocol.slice(0, -1)))];
+    if (hosts.length > 1) {
+      throw new InvalidClientMetadata(`redirect_uris span several hosts (${hosts.join(", ")}): register a `
+        + "sector_identifier_uri listing them (OpenID Connect Registration §5)");
+    }
+    sectorIdentifier = await as(InvalidClientMetadata, () => resolveSectorIdentifier(urls));
+  }
+
+  return {
+    name, redirectUris, postLogoutRedirectUris, scopes, profile, authMethod, isPublic, jwks, jwksUri,
+    grantTypes: grantTypes as ClientGrantType[],
+    requireSignedRequestObject: optBool(body, "require_signed_request_object"),
+    requirePushedAuthorizationRequests: optBool(body, "require_pushed_authorization_requests"),
+    dpopBoundAccessTokens: optBool(body, "dpop_bound_access_tokens"),
+    logout, sectorIdentifier, sectorIdentifierUri,
+  };
+}
