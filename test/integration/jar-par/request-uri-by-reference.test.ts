@@ -85,7 +85,7 @@ describe("request_uri by reference", () => {
   });
 
   it.each([
-    ["a redirect", (res: http.ServerResponse) => res.writeHead(302, { location: "https://rp.example.test/ro" }).end(), "302"],
+    ["a redirect", (res: http.ServerResponse) => res.writeHead(302, { location: "https://rp.example.test/ro" }).end(), "redirects are not followed"],
     ["a body over 64 KiB", (res: http.ServerResponse) => res.end("x".repeat(65 * 1024)), "larger than"],
     ["a 404", (res: http.ServerResponse) => res.writeHead(404).end(), "404"],
   ])("%s: invalid_request_uri on the error page", async (_name, answer, words) => {

@@ -112,10 +112,10 @@ describe("sector_identifier_uri (OpenID Connect Registration §5): fetched with 
   it.each([
     ["an object instead of an array", "/object.json", /must answer a JSON array/],
     ["text", "/text", /must answer a JSON array/],
-    ["a 404", "/missing", /could not be read: HTTP 404/],
-    ["a redirect (not followed)", "/redirect", /HTTP 302 \(redirects are not followed\)/],
-    ["a body over 50 KB", "/huge", /larger than 50 KB/],
-    ["an answer slower than 5 s", "/slow", /within 5 s/],
+    ["a 404", "/missing", /could not be read: the URL answered HTTP 404/],
+    ["a redirect (not followed)", "/redirect", /could not be read: the URL redirects; redirects are not followed/],
+    ["a body over 50 KB", "/huge", /larger than 50 KiB/],
+    ["an answer slower than 5 s", "/slow", /did not answer in time/],
   ])("refuses %s", async (_, path, description) => {
     const r = await register({ redirect_uris: [`${RP}/cb`], sector_identifier_uri: `${filesUrl}${path}` });
     expect(r.status).toBe(400);

@@ -280,7 +280,7 @@ describe("hostile URIs: nothing the server fetches or POSTs to may point into it
   });
 
   it("refuses a sector_identifier_uri that is not https, and one that cannot be fetched", async () => {
-    await refused(minimal({ sector_identifier_uri: "http://rp.example.test/s.json" }), "invalid_client_metadata", /must be an https URL/);
+    await refused(minimal({ sector_identifier_uri: "http://rp.example.test/s.json" }), "invalid_client_metadata", /must use https/);
     await refused(minimal({ sector_identifier_uri: "https://rp.example.test/s.json" }), "invalid_client_metadata",
       /could not be read/);
   });
