@@ -15,7 +15,7 @@ const MESSAGE_RETENTION_MS = 86_400_000;
 
 export type PurgeCounts = Record<
   "deviceRequests" | "deviceEnrolments" | "authorizationRequests" | "authorizationCodes" | "messages" | "rateLimits"
-  | "accessTokens" | "refreshTokens" | "usedJwtIds" | "pushedRequests" | "initialAccessTokens",
+  | "accessTokens" | "refreshTokens" | "clientAccessTokens" | "usedJwtIds" | "pushedRequests" | "initialAccessTokens",
   number
 >;
 
@@ -28,7 +28,7 @@ export type PurgeCounts = Record<
  *   from them has expired (REFRESH_TOKEN_TTL), because a replayed code must still find its row to
  *   revoke those tokens (RFC 6749 §4.1.2);
  * - Message: older than a day; RateLimit: windows that have ended;
- * - AccessToken, RefreshToken: expired more than a day ago;
+ * - AccessToken, RefreshToken, ClientAccessToken: expired more than a day ago;
  * - UsedJwtId (replay cache), PushedAuthorizationRequest, InitialAccessToken: expired (a jti is kept until the
  *   assertion it came in could no longer be accepted anyway).
  * Returns how many rows of each kind were deleted.
@@ -69,6 +69,9 @@ export async function purgeExpired({ now = new Date(), batch = PURGE_BATCH }: { 
     refreshTokens: await drain(
       () => db.refreshToken.findMany({ where: { expiresAt: { lt: tokens } }, select: { tokenHash: true }, take }),
       (ids) => db.refreshToken.deleteMany({ where: { tokenHash: { in: ids } } }), (r) => r.tokenHash, batch),
+    clientAccessTokens: await drain(
+      () => db.clientAccessToken.findMany({ where: { expiresAt: { lt: tokens } }, select: { tokenHash: true }, take }),
+      (ids) => db.clientAccessToken.deleteMany({ where: { tokenHash: { in: ids } } }), (r) => r.tokenHash, batch),
     usedJwtIds: await drain(
       () => db.usedJwtId.findMany({ where: { expiresAt: { lt: now } }, select: { key: true }, take }),
       (ids) => db.usedJwtId.deleteMany({ where: { key: { in: ids } } }), (r) => r.key, batch),

@@ -58,6 +58,8 @@ async function seed(n: number, age: number, subscriberId: string) {
     await db.refreshToken.create({ data: { tokenHash: sha256(randomToken(8)), familyId: "f", clientId: "c", subscriberId,
       scope: "openid", acr: "2", amr: "otp", authTime: new Date(), expiresAt: at(-age - DAY) } });
     await db.auditEvent.create({ data: { id: randomToken(16), type: "test", outcome: "success", at: at(-age - 400 * DAY) } });
+    await db.clientAccessToken.create({ data: { tokenHash: sha256(randomToken(8)), clientId: "c", scope: "introspection",
+      expiresAt: at(-age - DAY) } });
     await db.usedJwtId.create({ data: { key: randomToken(12), expiresAt } });
     await db.pushedAuthorizationRequest.create({ data: { uriHash: randomToken(12), clientId: "c", params: "{}", expiresAt } });
     await db.initialAccessToken.create({ data: { tokenHash: randomToken(12), usesLeft: 1, expiresAt } });
@@ -66,20 +68,21 @@ async function seed(n: number, age: number, subscriberId: string) {
 
 async function counts() {
   const [deviceRequests, deviceEnrolments, authorizationRequests, authorizationCodes, messages, rateLimits,
-    accessTokens, refreshTokens, auditEvents, usedJwtIds, pushedRequests, initialAccessTokens] = await Promise.all([
+    accessTokens, refreshTokens, auditEvents, clientAccessTokens, usedJwtIds, pushedRequests, initialAccessTokens] =
+  await Promise.all([
     db.deviceRequest.count(), db.deviceEnrolment.count(), db.authorizationRequest.count(), db.authorizationCode.count(),
     db.message.count(), db.rateLimit.count(), db.accessToken.count(), db.refreshToken.count(), db.auditEvent.count(),
-    db.usedJwtId.count(), db.pushedAuthorizationRequest.count(), db.initialAccessToken.count(),
+    db.clientAccessToken.count(), db.usedJwtId.count(), db.pushedAuthorizationRequest.count(), db.initialAccessToken.count(),
   ]);
   return { deviceRequests, deviceEnrolments, authorizationRequests, authorizationCodes, messages, rateLimits,
-    accessTokens, refreshTokens, auditEvents, usedJwtIds, pushedRequests, initialAccessTokens };
+    accessTokens, refreshTokens, auditEvents, clientAccessTokens, usedJwtIds, pushedRequests, initialAccessTokens };
 }
 
 /** Empties the purgeable tables (the audit log is append-only: database triggers refuse deletes). */
 async function clear() {
   await db.$transaction([db.deviceRequest.deleteMany(), db.deviceEnrolment.deleteMany(), db.authorizationRequest.deleteMany(),
     db.authorizationCode.deleteMany(), db.message.deleteMany(), db.rateLimit.deleteMany(), db.accessToken.deleteMany(),
-    db.refreshToken.deleteMany(), db.usedJwtId.deleteMany(), db.pushedAuthorizationRequest.deleteMany(),
+    db.refreshToken.deleteMany(), db.clientAccessToken.deleteMany(), db.usedJwtId.deleteMany(), db.pushedAuthorizationRequest.deleteMany(),
     db.initialAccessToken.deleteMany()]);
 }
 
@@ -99,15 +102,16 @@ describe("purge of expired rows", () => {
     const before = await counts();
     expect(before).toEqual({ deviceRequests: 11, deviceEnrolments: 10, authorizationRequests: 10, authorizationCodes: 11,
       messages: 10, rateLimits: 10, accessTokens: 10, refreshTokens: 10, auditEvents: before.auditEvents,
-      usedJwtIds: 10, pushedRequests: 10, initialAccessTokens: 10 });
+      clientAccessTokens: 10, usedJwtIds: 10, pushedRequests: 10, initialAccessTokens: 10 });
     expect(before.auditEvents).toBeGreaterThanOrEqual(10);
 
     const purged = await purgeExpired({ batch: 3 });
     expect(purged).toEqual({ deviceRequests: 7, deviceEnrolments: 7, authorizationRequests: 7, authorizationCodes: 7,
-      messages: 7, rateLimits: 7, accessTokens: 7, refreshTokens: 7, usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7 });
+      messages: 7, rateLimits: 7, accessTokens: 7, refreshTokens: 7, clientAccessTokens: 7,
+      usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7 });
     expect(await counts()).toEqual({ deviceRequests: 4, deviceEnrolments: 3, authorizationRequests: 3, authorizationCodes: 4,
       messages: 3, rateLimits: 3, accessTokens: 3, refreshTokens: 3, auditEvents: before.auditEvents,
-      usedJwtIds: 3, pushedRequests: 3, initialAccessTokens: 3 });
+      clientAccessTokens: 3, usedJwtIds: 3, pushedRequests: 3, initialAccessTokens: 3 });
     expect(await db.authorizationCode.findUnique({ where: { codeHash: sha256("used") } })).not.toBeNull();
     // nothing left to do: a second run deletes nothing
     expect(Object.values(await purgeExpired()).every((n) => n === 0)).toBe(true);
@@ -124,7 +128,8 @@ describe("purge of expired rows", () => {
     const run = await admin("purge-expired", "--json");
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ purged: { deviceRequests: 2, deviceEnrolments: 2, authorizationRequests: 2,
-      authorizationCodes: 2, messages: 2, rateLimits: 2, accessTokens: 2, refreshTokens: 2, usedJwtIds: 2, pushedRequests: 2,
+      authorizationCodes: 2, messages: 2, rateLimits: 2, accessTokens: 2, refreshTokens: 2, clientAccessTokens: 2, usedJwtIds: 2,
+      pushedRequests: 2,
       initialAccessTokens: 2 } });
     const human = await admin("purge-expired");
     expect(human.stdout).toContain("deviceRequests: 0 row(s) deleted");
