@@ -47,6 +47,8 @@ async function activeTokenClaims({ found, callerId }: { found: FoundToken; calle
     iat: seconds(row.createdAt),
     iss: config().ISSUER,
     aud: row.clientId,
-    ...(found.kind === "access_token" ? { token_type: "bearer" } : {}),
+    ...(found.kind === "access_token" ? { token_type: row.dpopJkt ? "DPoP" : "bearer" } : {}),
+    // RFC 9449 §6.2: the key a DPoP-bound token is bound to.
+    ...(row.dpopJkt ? { cnf: { jkt: row.dpopJkt } } : {}),
   };
 }
