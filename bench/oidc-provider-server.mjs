@@ -54,8 +54,7 @@ const provider = new Provider(issuer, {
   issueRefreshToken: async (ctx, c) => c.grantTypeAllowed("refresh_token"),
   rotateRefreshToken: true,
   pkce: { required: () => false },
-  // dpop: for the flowDpop scenario (bound only when a request carries a proof; no nonces: none configured).
-  features: { devInteractions: { enabled: false }, userinfo: { enabled: true }, dpop: { enabled: true } },
+  features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },
   ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 30 * 86400, Grant: 30 * 86400,
     Interaction: 600, Session: 86400 },
 });
