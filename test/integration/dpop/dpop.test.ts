@@ -273,6 +273,24 @@ describe("the token endpoint (RFC 9449 §5, §8)", () => {
     await expectTokenError(await tokenRequest(client, { ...params, code: code2 }, replayed), "invalid_dpop_proof");
   });
 
+  it("accepts RS256 and PS256 proofs as well as ES256, and binds to the RSA key's thumbprint", async () => {
+    for (const alg of ["RS256", "PS256"]) {
+      const key = await keyPair(alg);
+      const client = await registerClient();
+      const subscriber = await createTestSubscriber();
+      const code = await issueTestCode({ client, subscriber, scope: SCOPE });
+      const res = await tokenRequest(client, { grant_type: "authorization_code", code, redirect_uri: client.redirectUri },
+        await proof(key, { htm: "POST", htu: url("/token"), nonce: await serverNonce() }, {}, alg));
+      expect(res.status, alg).toBe(200);
+      const { access_token: token } = await res.json();
+      const stored = await db.accessToken.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
+      expect(stored.dpopJkt).toBe(await calculateJwkThumbprint(await exportJWK(key.publicKey)));
+      const ui = await resource("/userinfo", token, { dpop: await proof(key, { htm: "GET", htu: url("/userinfo"),
+        ath: sha256(token) }, {}, alg) });
+      expect(ui.status, alg).toBe(200);
+    }
+  });
+
   it("a public client's bound refresh token needs a proof with the same key (invalid_grant otherwise)", async () => {
     const key = await keyPair();
     const { client, body } = await dpopTokens(key, { isPublic: true });
