@@ -2,7 +2,9 @@
 // A/B of two production builds of this service on this machine: both servers run side by side on
 // the server core, and short full-flow points alternate between them (A, B, B, A, ...), so the host's
 // drift hits both alike. Prints, per build, the median flows/s and server CPU ms per flow and the
-// paired ratios. `node bench/ab.mjs <distDirA> <distDirB> [rounds=6] [seconds=5] [concurrency=8]`.
+// paired ratios. `node bench/ab.mjs <distDirA> <distDirB> [rounds=6] [seconds=5] [concurrency=8] [scenario=flow]`
+// (scenario: flow or flowDpop, bench/lib/scenarios.mjs; the same build twice with BENCH_AB_SCENARIO_B=flowDpop
+// runs scenario `flow` on A and `flowDpop` on B: the cost of DPoP per flow).
 // Each dist dir needs its server bundle (`NEXT_DIST_DIR=<dir> node scripts/build-server.mjs`), which
 // is run as it is (BENCH_KEEP_BUNDLE): build B from the change, A from the commit before it.
 import { startOurs } from "./lib/ours.mjs";
@@ -11,7 +13,7 @@ import { SCENARIOS } from "./lib/scenarios.mjs";
 import { pinSelf, tasksetAvailable } from "./lib/processes.mjs";
 import { basicAuth } from "./lib/http-client.mjs";
 
-const [distA, distB, roundsArg = "6", secondsArg = "5", cArg = "8"] = process.argv.slice(2);
+const [distA, distB, roundsArg = "6", secondsArg = "5", cArg = "8", scenarioArg = "flow"] = process.argv.slice(2);
 if (!distA || !distB) {
   console.error("usage: node bench/ab.mjs <distDirA> <distDirB> [rounds] [seconds] [concurrency]");
   process.exit(2);
@@ -24,15 +26,16 @@ const targets = [];
 try {
   for (const distDir of [distA, distB]) targets.push(await startOurs({ distDir, serverCore: pin ? 0 : null, log }));
   for (const t of targets) t.client.basic = basicAuth(t.client.id, t.client.secret);
-  const scenario = SCENARIOS.flow;
+  const scenarios = [SCENARIOS[scenarioArg], SCENARIOS[process.env.BENCH_AB_SCENARIO_B ?? scenarioArg]];
+  if (!scenarios[0] || !scenarios[1]) throw new Error(`unknown scenario ${scenarioArg} / ${process.env.BENCH_AB_SCENARIO_B}`);
   const shared = targets.map(() => ({}));
   const ms = Number(secondsArg) * 1000;
   const c = Number(cArg);
-  for (let i = 0; i < 2; i++) await runPoint({ target: targets[i], scenario, shared: shared[i], concurrency: c, durationMs: 2000 });
+  for (let i = 0; i < 2; i++) await runPoint({ target: targets[i], scenario: scenarios[i], shared: shared[i], concurrency: c, durationMs: 2000 });
   const rows = [[], []];
   for (let r = 0; r < Number(roundsArg); r++) {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
-      const p = await runPoint({ target: targets[i], scenario, shared: shared[i], concurrency: c, durationMs: ms });
+      const p = await runPoint({ target: targets[i], scenario: scenarios[i], shared: shared[i], concurrency: c, durationMs: ms });
       if (p.errors) throw new Error(`${[distA, distB][i]}: ${p.errors} errors: ${p.errorSamples?.join("; ")}`);
       rows[i].push({ rate: p.rate, cpuMs: (p.serverCpu * (ms / 1000) * 1000) / p.completed });
       log(`round ${r + 1} ${[distA, distB][i]}: ${p.rate.toFixed(0)} flows/s, ${rows[i].at(-1).cpuMs.toFixed(2)} ms CPU/flow`);

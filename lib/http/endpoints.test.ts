@@ -80,7 +80,8 @@ describe("the endpoint registry and the provider metadata", () => {
       "backchannel_logout_session_supported", "frontchannel_logout_supported", "frontchannel_logout_session_supported",
       "login_hint_methods_supported", "service_version_supported",
       "mobile_connect_version_supported", "mc_version", "mc_hash_algs_supported", "mc_amr_values_supported",
-      "mc_di_scopes_supported"]);
+      "mc_di_scopes_supported",
+      "dpop_signing_alg_values_supported"]);
   });
 
   it("derives grant_types_supported from the token endpoint's grants", () => {

@@ -5,6 +5,7 @@ import { endpointUrls } from "../http/endpoints";
 import { issuerBase } from "../http/issuer-base";
 import { GRANT_TYPES } from "./token/grants";
 import { CLIENT_KEY_ALGS } from "../clients/client-security";
+import { DPOP_SIGNING_ALGS } from "./dpop/dpop-errors";
 
 /** Paths of every endpoint, relative to the issuer: the endpoint registry's (lib/http/endpoints.ts). */
 export { PATHS } from "../http/endpoints";
@@ -66,5 +67,7 @@ export function providerMetadata(issuer: string) {
     mc_hash_algs_supported: ["SHA-256"],
     mc_amr_values_supported: ["otp", "sms", "pin", "mca"],
     mc_di_scopes_supported: ["mc_identity_signup", "mc_identity_phonenumber", "mc_identity_nationalid"],
+    // RFC 9449 §5.1 (docs/dpop.md)
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
   };
 }

@@ -259,3 +259,28 @@ describe("hot-path store <-> Prisma storage format", () => {
     }
   });
 });
+
+describe("hot-path store: DPoP (issue 19)", () => {
+  it("reserves a replay-cache key once among parallel calls, in the format Prisma reads", async () => {
+    const store = getHotStore();
+    const key = sha256(randomToken(16));
+    const expiresAt = new Date(Date.now() + 120_000);
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.reserveJwtId({ key, expiresAt })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(ms((await db.usedJwtId.findUniqueOrThrow({ where: { key } })).expiresAt)).toBe(expiresAt.getTime());
+    expect(await store.reserveJwtId({ key, expiresAt })).toBe(false);
+  });
+
+  it("writes and reads back an access token's dpopJkt in the same statements (the join included)", async () => {
+    const { row, codeHash, subscriber } = await newCodeRow();
+    const store = getHotStore();
+    await store.insertAuthorizationCode(row);
+    const tokenHash = sha256(randomToken(32));
+    expect(await store.redeemAuthorizationCode({ codeHash, usedAt: new Date(), accessToken: { clientId: row.clientId,
+      subscriberId: subscriber.id, scope: "openid", codeHash, acr: "2", authTime: row.authTime, tokenHash,
+      expiresAt: new Date(Date.now() + 60_000), dpopJkt: "jkt-1" } })).toBe(true);
+    expect((await db.accessToken.findUniqueOrThrow({ where: { tokenHash } })).dpopJkt).toBe("jkt-1");
+    expect((await store.findAccessTokenWithSubscriber(tokenHash))?.token.dpopJkt).toBe("jkt-1");
+    expect((await store.findAccessToken(tokenHash))?.dpopJkt).toBe("jkt-1");
+  });
+});

@@ -46,6 +46,11 @@ export interface HotStore {
   rotateRefreshToken(args: {
     tokenHash: string; usedAt: Date; next: InsertRow; accessToken: InsertRow; audit?: InsertRow;
   }): Promise<boolean>;
+  /**
+   * The replay cache's one statement: inserts a UsedJwtId row unless its key exists; true when this call
+   * inserted it (the first presentation of that key, across instances). SQLite: part of the group commit.
+   */
+  reserveJwtId(args: { key: string; expiresAt: Date }): Promise<boolean>;
   findSubscriber(id: string): Promise<Subscriber | null>;
   findSubscriberStatus(id: string): Promise<string | null>;
   close(): Promise<void>;

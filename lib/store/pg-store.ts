@@ -171,6 +171,10 @@ export class PgStore implements HotStore {
     });
   }
 
+  async reserveJwtId({ key, expiresAt }: { key: string; expiresAt: Date }): Promise<boolean> {
+    return (await this.count(this.pool, SQL.reserveJwtId, [key, pgValue(expiresAt)])) === 1;
+  }
+
   async findSubscriber(id: string) {
     return toModel<Subscriber>("Subscriber", (await this.rows(this.pool, SQL.findSubscriber, [id]))[0], asDate);
   }

@@ -18,7 +18,7 @@ export const BOOLEAN_COLUMNS: Record<string, readonly string[]> = { Subscriber: 
 
 /** The AccessToken model's columns (prisma/schema.prisma), selected with a `t_` prefix beside the subscriber's. */
 const ACCESS_TOKEN_COLUMNS = ["tokenHash", "clientId", "subscriberId", "scope", "codeHash", "familyId", "acr", "authTime",
-  "expiresAt", "revokedAt", "createdAt"] as const;
+  "expiresAt", "revokedAt", "createdAt", "dpopJkt"] as const;
 
 const TOKEN_ALIASES = new Map<string, string>(ACCESS_TOKEN_COLUMNS.map((c) => [`t_${c}`, c]));
 
@@ -57,6 +57,8 @@ export const SQL = {
   accessTokenWithSubscriber: `SELECT ${ACCESS_TOKEN_COLUMNS.map((c) => `t."${c}" AS "t_${c}"`).join(", ")}, u.*
     FROM "AccessToken" t LEFT JOIN "Subscriber" u ON u."id" = t."subscriberId" WHERE t."tokenHash" = ?`,
   subscriberStatus: `SELECT "status" FROM "Subscriber" WHERE "id" = ?`,
+  // The replay cache (lib/security/replay-cache.ts): one INSERT, the primary key decides (1 row: first use).
+  reserveJwtId: `INSERT INTO "UsedJwtId" ("key", "expiresAt") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING`,
   // The pairwise subject is recorded once (an existing row keeps its values: sub is derived from them).
   upsertPairwiseSubject: `INSERT INTO "PairwiseSubject" ("sub", "subscriberId", "sectorIdentifier", "createdAt")
     VALUES (?, ?, ?, ?) ON CONFLICT ("sub") DO UPDATE SET "sectorIdentifier" = excluded."sectorIdentifier"`,

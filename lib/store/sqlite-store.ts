@@ -302,6 +302,10 @@ export class SqliteStore implements HotStore {
     });
   }
 
+  reserveJwtId({ key, expiresAt }: { key: string; expiresAt: Date }): Promise<boolean> {
+    return this.write(() => this.run(SQL.reserveJwtId, [key, sqliteValue(expiresAt)]) === 1);
+  }
+
   findSubscriber(id: string) {
     return this.retry(() => toModel<Subscriber>("Subscriber", this.get(SQL.findSubscriber, [id]), sqliteDate));
   }

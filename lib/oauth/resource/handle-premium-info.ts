@@ -1,9 +1,11 @@
 import { authenticateClient } from "../../http/client-auth";
+import { PATHS } from "../../http/endpoints";
 import { json } from "../../http/respond";
 import { premiumInfoRecord } from "../claims";
 import { InvalidToken, OAuthError } from "../errors";
 import { IDENTITY_SCOPES, parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
+import { checkTokenBinding } from "./check-token-binding";
 import { withBearerChallenge } from "./bearer-challenge";
 import { requireActiveSubscriber } from "./require-active-subscriber";
 import { readBearerToken } from "./read-bearer-token";
@@ -16,8 +18,9 @@ export const NO_IDENTITY_SCOPE = "The selected scopes do not allow access to pre
  * the identity scopes granted. One read: the access token with its subscriber.
  */
 export const handlePremiumInfo = withBearerChallenge("premiuminfo", async (req) => {
-  const { token } = await readBearerToken(req, { queryNames: ["token"] });
+  const { token, scheme } = await readBearerToken(req, { queryNames: ["token"] });
   const { row, subscriber: owner } = await authenticateAccessToken({ token });
+  await checkTokenBinding({ req, row, token, scheme, path: PATHS.premiuminfo });
   // The interface's `Authentication: Basic`, when sent, must name the client the token was issued to.
   if (hasBasicCredentials(req.headers)) {
     const client = await authenticateClient({ headers: req.headers, params: new Map(), endpoint: "premiuminfo" });

@@ -1,10 +1,12 @@
 import { getClient } from "../../clients/get-client";
+import { PATHS } from "../../http/endpoints";
 import { json } from "../../http/respond";
 import { pairwiseSubject } from "../../subjects/pairwise-subject";
 import { userinfoClaims } from "../claims";
 import { InsufficientScope, InvalidToken } from "../errors";
 import { parseScope } from "../scopes";
 import { authenticateAccessToken } from "./authenticate-access-token";
+import { checkTokenBinding } from "./check-token-binding";
 import { withBearerChallenge } from "./bearer-challenge";
 import { requireActiveSubscriber } from "./require-active-subscriber";
 import { readBearerToken } from "./read-bearer-token";
@@ -15,8 +17,9 @@ import { readBearerToken } from "./read-bearer-token";
  * The token comes from the Authorization header or a POST body (RFC 6750 §2.1, §2.2).
  */
 export const handleUserinfo = withBearerChallenge("userinfo", async (req) => {
-  const { token } = await readBearerToken(req);
+  const { token, scheme } = await readBearerToken(req);
   const { row, subscriber: owner } = await authenticateAccessToken({ token });
+  await checkTokenBinding({ req, row, token, scheme, path: PATHS.userinfo });
   const scopes = parseScope(row.scope);
   if (!scopes.includes("openid")) throw new InsufficientScope("The access token was not issued for the openid scope");
   const subscriber = requireActiveSubscriber(owner);

@@ -3,24 +3,36 @@ import { bodyParams, queryParams, type Params } from "../../http/params";
 import { InvalidRequest, InvalidToken } from "../errors";
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+const DPOP = /^DPoP\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/** How the token came: `Authorization: DPoP` (RFC 9449 §7.1) or any of RFC 6750's bearer methods. */
+export type TokenScheme = "bearer" | "dpop";
 const BODY_TYPES = new Set(["application/x-www-form-urlencoded", "application/json"]);
 
 /**
  * Reads the access token of a protected-resource request (RFC 6750 §2): `Authorization: Bearer`,
  * a POST body `access_token` (form, or the interface's JSON), or one of the query parameters
- * `queryNames` (the interface's `?token=`). Exactly one method may be used (RFC 6750 §2).
+ * `queryNames` (the interface's `?token=`), or `Authorization: DPoP` (RFC 9449 §7.1, reported as `scheme`).
+ * Exactly one method may be used (RFC 6750 §2).
  * A request without any token is 401 `invalid_token` "No Access Token" (issue 4: missing, unknown,
  * expired and revoked tokens all read `invalid_token`), carried in the header the field's
  * SDKs look for.
  */
 export async function readBearerToken(req: Request, { queryNames = [] as string[] } = {}):
-  Promise<{ token: string; body: Params }> {
+  Promise<{ token: string; body: Params; scheme: TokenScheme }> {
   const found: string[] = [];
+  let scheme: TokenScheme = "bearer";
   const authorization = req.headers.get("authorization");
   if (authorization && /^Bearer(\s|$)/i.test(authorization)) {
     const m = BEARER.exec(authorization);
     if (!m) throw new InvalidRequest("malformed Bearer authorization header");
     found.push(m[1]!);
+  } else if (authorization && /^DPoP(\s|$)/i.test(authorization)) {
+    // RFC 9449 §7.1: a DPoP-bound token, with its proof in the DPoP header (lib/oauth/resource/check-token-binding.ts).
+    const m = DPOP.exec(authorization);
+    if (!m) throw new InvalidRequest("malformed DPoP authorization header");
+    found.push(m[1]!);
+    scheme = "dpop";
   }
   const query = queryParams(req.url);
   for (const name of queryNames) {
@@ -35,7 +47,7 @@ export async function readBearerToken(req: Request, { queryNames = [] as string[
     throw new InvalidRequest("the access token must be sent by exactly one method (RFC 6750 section 2)");
   }
   if (!found[0]) throw new InvalidToken("No Access Token");
-  return { token: found[0], body };
+  return { token: found[0], body, scheme };
 }
 
 /** Body parameters of a POST whose content type can carry them; other bodies are not read. */

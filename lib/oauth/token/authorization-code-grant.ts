@@ -12,6 +12,7 @@ import { InvalidGrant, InvalidRequest, OAuthError } from "../errors";
 import { signIdToken } from "../id-token";
 import { isWellFormedVerifier, pkceMatches } from "../pkce";
 import { parseScope } from "../scopes";
+import type { TokenRequestDpop } from "../dpop/token-request-proof";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
 
@@ -19,8 +20,8 @@ import type { TokenSet } from "./token-set";
  * `grant_type=authorization_code` (RFC 6749 §4.1.3, OIDC Core §3.1.3): one code read, one
  * transaction (spend the code + store the tokens), no subscriber read (the id_token needs none).
  */
-export async function authorizationCodeGrant({ client, params, now = new Date() }: {
-  client: RegisteredClient; params: Params; now?: Date;
+export async function authorizationCodeGrant({ client, params, now = new Date(), dpop }: {
+  client: RegisteredClient; params: Params; now?: Date; dpop?: TokenRequestDpop;
 }): Promise<TokenSet> {
   const code = requiredParam(params, "code");
   const redirectUri = requiredParam(params, "redirect_uri");
@@ -40,14 +41,19 @@ export async function authorizationCodeGrant({ client, params, now = new Date() 
   const familyId = refresh ? randomToken(16) : null;
   const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
   const common = { clientId: client.id, subscriberId: row.subscriberId, scope: row.scope, codeHash: row.codeHash };
+  // RFC 9449 §5: with a proof, the access token is bound to its key, and so is a public client's refresh token
+  // (a confidential client's is bound to its authentication). Without one, dpopJkt stays undefined: the
+  // inserts keep their column set (no statement added, lib/store).
+  const accessJkt = dpop?.jkt;
+  const refreshJkt = client.isPublic ? dpop?.jkt : undefined;
   const redeemed = await redeemAuthorizationCode({
     codeHash: row.codeHash,
     usedAt: now,
     accessToken: { ...common, tokenHash: access.hash, familyId, acr: row.acr, authTime: row.authTime,
-      expiresAt: accessTokenExpiresAt },
+      expiresAt: accessTokenExpiresAt, dpopJkt: accessJkt },
     refreshToken: refresh && {
       ...common, tokenHash: refresh.hash, familyId: familyId!, acr: row.acr, amr: row.amr, authTime: row.authTime,
-      expiresAt: new Date(now.getTime() + config().REFRESH_TOKEN_TTL * 1000),
+      expiresAt: new Date(now.getTime() + config().REFRESH_TOKEN_TTL * 1000), dpopJkt: refreshJkt,
     },
     // Audit log: written in the same transaction, so a token is recorded exactly when it is issued.
     audit: auditEventRow({ type: "token_issued", outcome: "success", subscriberId: row.subscriberId, clientId: client.id,
@@ -63,7 +69,8 @@ export async function authorizationCodeGrant({ client, params, now = new Date() 
         context: row.context, bindingMessage: row.bindingMessage, sessionId: row.sessionId, iat: Math.floor(now.getTime() / 1000),
       })
     : undefined;
-  return { accessToken: access.value, accessTokenExpiresAt, scope: row.scope, idToken, refreshToken: refresh?.value };
+  return { accessToken: access.value, accessTokenExpiresAt, scope: row.scope, idToken, refreshToken: refresh?.value,
+    dpopJkt: accessJkt };
 }
 
 function checkCode({ row, client, redirectUri, verifier, now }: {

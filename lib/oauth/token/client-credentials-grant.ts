@@ -6,6 +6,7 @@ import { mintToken } from "../../tokens/mint-token";
 import { InvalidScope, UnauthorizedClient } from "../errors";
 import { parseScope } from "../scopes";
 import type { TokenSet } from "./token-set";
+import type { TokenRequestDpop } from "../dpop/token-request-proof";
 
 /**
  * `grant_type=client_credentials` (RFC 6749 §4.4, docs/grants.md): a confidential client gets an access token for
@@ -14,8 +15,8 @@ import type { TokenSet } from "./token-set";
  * default), anything else is `invalid_scope`. Never `openid`, an id_token or a refresh token (§4.4.3). The token
  * lives ACCESS_TOKEN_TTL and is stored in its own table (lib/tokens/client-access-tokens.ts).
  */
-export async function clientCredentialsGrant({ client, params, now = new Date() }: {
-  client: RegisteredClient; params: Params; now?: Date;
+export async function clientCredentialsGrant({ client, params, now = new Date(), dpop }: {
+  client: RegisteredClient; params: Params; now?: Date; dpop?: TokenRequestDpop;
 }): Promise<TokenSet> {
   // §4.4: "MUST only be used by confidential clients" (a public client authenticated with client_id alone).
   if (client.isPublic) throw new UnauthorizedClient("client_credentials is for confidential clients only");
@@ -31,9 +32,10 @@ export async function clientCredentialsGrant({ client, params, now = new Date() 
   const access = mintToken();
   const scope = scopes.join(" ");
   const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
-  // DPoP seam (RFC 9449): a bound token stores dpopJkt here and answers token_type DPoP.
+  // RFC 9449: with a proof the token is bound to its key (token_type DPoP; used with a proof at /introspect).
   await storeClientAccessToken({ tokenHash: access.hash, clientId: client.id, scope, expiresAt: accessTokenExpiresAt,
+    dpopJkt: dpop?.jkt,
     audit: { type: "token_issued", outcome: "success", clientId: client.id, at: now,
       detail: { grant: "client_credentials", scope, refresh_token: false } } });
-  return { accessToken: access.value, accessTokenExpiresAt, scope };
+  return { accessToken: access.value, accessTokenExpiresAt, scope, dpopJkt: dpop?.jkt };
 }

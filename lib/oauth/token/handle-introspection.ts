@@ -11,6 +11,9 @@ import { isAccessTokenActive, isRefreshTokenActive } from "../../tokens/is-token
 import { InvalidToken } from "../errors";
 import { bearerChallenge } from "../resource/bearer-challenge";
 import { requiredParam } from "./required-param";
+import { PATHS } from "../../http/endpoints";
+import { checkDpopProof } from "../dpop/check-dpop-proof";
+import { invalidDpopProof } from "../dpop/dpop-errors";
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -23,8 +26,10 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const bearer = BEARER.exec(req.headers.get("authorization") ?? "");
-  const callerId = bearer ? await bearerCaller(bearer[1]!) : (await authenticateClient({ headers: req.headers, params, endpoint: "introspection" })).id;
+  const bearer = ACCESS_TOKEN.exec(req.headers.get("authorization") ?? "");
+  const callerId = bearer
+    ? await bearerCaller(req.headers, bearer[2]!, bearer[1]!.toLowerCase() === "dpop")
+    : (await authenticateClient({ headers: req.headers, params, endpoint: "introspection" })).id;
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   // A client_credentials token (its own table) is looked for last: the two reads above are unchanged.
@@ -32,13 +37,14 @@ export async function handleIntrospection(req: Request): Promise<Response> {
   return json(body ?? { active: false }, { noStore: true });
 }
 
-const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+const ACCESS_TOKEN = /^(Bearer|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
 /**
  * RFC 7662 §2.1 allows "a separate OAuth 2.0 access token" instead of client authentication: a client_credentials
- * token with the `introspection` scope (docs/grants.md). Anything else is 401 `invalid_token` (§2.3).
+ * token with the `introspection` scope (docs/grants.md). Anything else is 401 `invalid_token` (§2.3). A DPoP-bound
+ * one comes with the `DPoP` scheme and a proof of its key (RFC 9449 §7), as at the resource endpoints.
  */
-async function bearerCaller(value: string): Promise<string> {
+async function bearerCaller(headers: Headers, value: string, dpopScheme: boolean): Promise<string> {
   const row = await findClientAccessToken({ token: value });
   const owner = row && isAccessTokenActive(row) ? await getClient({ clientId: row.clientId }) : null;
   const refuse = (description: string) => {
@@ -48,6 +54,14 @@ async function bearerCaller(value: string): Promise<string> {
   };
   if (!row || !owner?.active) throw refuse("The access token is invalid, expired or revoked");
   if (!row.scope.split(" ").includes("introspection")) throw refuse("The access token lacks the introspection scope");
+  if (row.dpopJkt || dpopScheme) {
+    if (!row.dpopJkt) throw refuse("The access token is not DPoP-bound: present it with the Bearer scheme");
+    if (!dpopScheme) throw refuse("The access token is DPoP-bound: present it with the DPoP scheme and a proof");
+    const proof = await checkDpopProof(headers, { method: "POST", path: PATHS.introspection, place: "resource",
+      accessToken: value, requireNonce: false });
+    if (!proof) throw invalidDpopProof("a DPoP proof is required with a DPoP-bound token", "resource");
+    if (proof.jkt !== row.dpopJkt) throw invalidDpopProof("the DPoP proof's key is not the one the token is bound to", "resource");
+  }
   return row.clientId;
 }
 
@@ -57,7 +71,7 @@ async function activeClientTokenClaims(token: string) {
   if (!row || !isAccessTokenActive(row)) return null;
   if (!(await getClient({ clientId: row.clientId }))?.active) return null;
   return { active: true, scope: row.scope, client_id: row.clientId, exp: seconds(row.expiresAt), iat: seconds(row.createdAt),
-    iss: config().ISSUER, token_type: "bearer" };
+    iss: config().ISSUER, token_type: row.dpopJkt ? "DPoP" : "bearer", ...(row.dpopJkt ? { cnf: { jkt: row.dpopJkt } } : {}) };
 }
 
 async function activeTokenClaims({ found, callerId }: { found: FoundToken; callerId: string }) {
@@ -81,6 +95,8 @@ async function activeTokenClaims({ found, callerId }: { found: FoundToken; calle
     iat: seconds(row.createdAt),
     iss: config().ISSUER,
     aud: row.clientId,
-    ...(found.kind === "access_token" ? { token_type: "bearer" } : {}),
+    ...(found.kind === "access_token" ? { token_type: row.dpopJkt ? "DPoP" : "bearer" } : {}),
+    // RFC 9449 §6.2: the key a DPoP-bound token is bound to.
+    ...(row.dpopJkt ? { cnf: { jkt: row.dpopJkt } } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
 import { json } from "../../http/respond";
+import { dpopResponseHeaders, tokenRequestProof } from "../dpop/token-request-proof";
 import { InvalidRequest, UnauthorizedClient, UnsupportedGrantType } from "../errors";
 import { GRANT_TYPES, GRANTS, type GrantType } from "./grants";
 import { tokenResponseBody } from "./token-set";
@@ -26,6 +27,7 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
     throw new UnauthorizedClient(`the client is not registered for the grant type ${grantType}`);
   }
   const now = new Date();
-  const tokens = await GRANTS[grantType as GrantType]({ client, params, now });
-  return json(tokenResponseBody({ tokens, client, now }), { noStore: true });
+  const dpop = await tokenRequestProof({ req, client, now });
+  const tokens = await GRANTS[grantType as GrantType]({ client, params, now, dpop });
+  return json(tokenResponseBody({ tokens, client, now }), { noStore: true, headers: dpopResponseHeaders(dpop, now) });
 }

@@ -16,6 +16,7 @@ import { resolveLoginHint } from "../hints/resolve-login-hint";
 import { parseScope } from "../scopes";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
+import type { TokenRequestDpop } from "../dpop/token-request-proof";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
@@ -44,8 +45,8 @@ const NO_GRANT = "the assertion's subject cannot be granted these scopes for thi
  * consentFreeScopes (the operator's per-scope legal basis). The access token lives JWT_BEARER_TOKEN_TTL; no id_token
  * (the subscriber did not authenticate: there is no auth_time or acr to assert) and no refresh token.
  */
-export async function jwtBearerGrant({ client, params, now = new Date() }: {
-  client: RegisteredClient; params: Params; now?: Date;
+export async function jwtBearerGrant({ client, params, now = new Date(), dpop }: {
+  client: RegisteredClient; params: Params; now?: Date; dpop?: TokenRequestDpop;
 }): Promise<TokenSet> {
   const assertion = requiredParam(params, "assertion");
   const payload = await verifiedAssertion(client, assertion);
@@ -68,12 +69,12 @@ export async function jwtBearerGrant({ client, params, now = new Date() }: {
   const scope = scopes.join(" ");
   const ttl = Math.min(JWT_BEARER_TOKEN_TTL, config().ACCESS_TOKEN_TTL);
   const accessTokenExpiresAt = new Date(now.getTime() + ttl * 1000);
-  // DPoP seam (RFC 9449): a bound token stores dpopJkt here and answers token_type DPoP.
+  // RFC 9449: with a proof the token is bound to its key (token_type DPoP, a proof at /userinfo and /premiuminfo).
   await storeSubscriberAccessToken({ tokenHash: access.hash, clientId: client.id, subscriberId: subscriber.id, scope,
-    expiresAt: accessTokenExpiresAt,
+    expiresAt: accessTokenExpiresAt, dpopJkt: dpop?.jkt,
     audit: { type: "token_issued", outcome: "success", subscriberId: subscriber.id, clientId: client.id, at: now,
       detail: { grant: "jwt_bearer", scope, refresh_token: false, consent: needConsent.length ? "stored" : "not_needed" } } });
-  return { accessToken: access.value, accessTokenExpiresAt, scope };
+  return { accessToken: access.value, accessTokenExpiresAt, scope, dpopJkt: dpop?.jkt };
 }
 
 async function verifiedAssertion(client: RegisteredClient, assertion: string): Promise<JWTPayload> {

@@ -10,6 +10,7 @@ import { rotateRefreshToken } from "../../tokens/rotate-refresh-token";
 import { InvalidGrant, InvalidScope, OAuthError, UnauthorizedClient } from "../errors";
 import { signIdToken } from "../id-token";
 import { parseScope } from "../scopes";
+import type { TokenRequestDpop } from "../dpop/token-request-proof";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
 
@@ -19,8 +20,8 @@ import type { TokenSet } from "./token-set";
  * widen it; the new refresh token keeps the original scope and the family's original expiry, so a
  * family never outlives REFRESH_TOKEN_TTL from the code it came from.
  */
-export async function refreshTokenGrant({ client, params, now = new Date() }: {
-  client: RegisteredClient; params: Params; now?: Date;
+export async function refreshTokenGrant({ client, params, now = new Date(), dpop }: {
+  client: RegisteredClient; params: Params; now?: Date; dpop?: TokenRequestDpop;
 }): Promise<TokenSet> {
   if (!client.allowedScopes.includes("offline_access")) {
     throw new UnauthorizedClient("the client is not registered for offline_access (refresh tokens)");
@@ -32,6 +33,12 @@ export async function refreshTokenGrant({ client, params, now = new Date() }: {
   if (row.revokedAt) throw new InvalidGrant("the refresh token has been revoked");
   if (row.usedAt) throw await refreshTokenReused(row.familyId);
   if (row.expiresAt.getTime() <= now.getTime()) throw new InvalidGrant("the refresh token has expired");
+  // RFC 9449 §5: a bound refresh token (a public client's) needs a proof made with the same key. Refused as
+  // invalid_grant, as node-oidc-provider does: the proof itself is valid, the grant is not usable with it.
+  if (row.dpopJkt && dpop?.jkt !== row.dpopJkt) {
+    throw new InvalidGrant(dpop ? "the refresh token is bound to another DPoP key"
+      : "the refresh token is DPoP-bound: a DPoP proof with its key is required");
+  }
   const scopes = narrowedScope({ granted: parseScope(row.scope), requested: params.get("scope") });
   if (!(await isSubscriberActive({ subscriberId: row.subscriberId }))) {
     throw new InvalidGrant("the subscriber's account is not active");
@@ -41,13 +48,16 @@ export async function refreshTokenGrant({ client, params, now = new Date() }: {
   const next = mintToken();
   const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
   const { clientId, subscriberId, familyId, codeHash, acr, amr, authTime } = row;
+  // The successor keeps the binding; the new access token is bound to this request's proof, if any.
+  const refreshJkt = row.dpopJkt ?? undefined;
+  const accessJkt = dpop?.jkt;
   const rotated = await rotateRefreshToken({
     tokenHash: row.tokenHash,
     usedAt: now,
     next: { tokenHash: next.hash, familyId, clientId, subscriberId, scope: row.scope, codeHash, acr, amr, authTime,
-      expiresAt: row.expiresAt },
+      expiresAt: row.expiresAt, dpopJkt: refreshJkt },
     accessToken: { tokenHash: access.hash, clientId, subscriberId, scope: scopes.join(" "), codeHash, familyId, acr,
-      authTime, expiresAt: accessTokenExpiresAt },
+      authTime, expiresAt: accessTokenExpiresAt, dpopJkt: accessJkt },
     // Audit log: in the rotation's transaction (no statement of its own).
     audit: auditEventRow({ type: "token_issued", outcome: "success", subscriberId, clientId, at: now,
       detail: { grant: "refresh_token", scope: scopes.join(" "), refresh_token: true } }),
@@ -59,7 +69,8 @@ export async function refreshTokenGrant({ client, params, now = new Date() }: {
     ? await signIdToken({ client, subscriberId, accessToken: access.value, acr, amr: parseScope(amr), authTime,
         iat: Math.floor(now.getTime() / 1000) })
     : undefined;
-  return { accessToken: access.value, accessTokenExpiresAt, scope: scopes.join(" "), idToken, refreshToken: next.value };
+  return { accessToken: access.value, accessTokenExpiresAt, scope: scopes.join(" "), idToken, refreshToken: next.value,
+    dpopJkt: accessJkt };
 }
 
 /** RFC 6749 §6: omitted scope means the original; anything not originally granted is invalid_scope. */

@@ -7,6 +7,8 @@ export interface TokenSet {
   scope: string;
   idToken?: string;
   refreshToken?: string;
+  /** RFC 9449: the access token is DPoP-bound to this key thumbprint (`token_type: "DPoP"`). */
+  dpopJkt?: string;
 }
 
 /**
@@ -20,8 +22,9 @@ export function tokenResponseBody({ tokens, client, now }: {
   const exp = tokens.accessTokenExpiresAt.getTime();
   const body: Record<string, string | number> = {
     access_token: tokens.accessToken,
-    // The interface: "Must be `bearer`" (RFC 6749 §5.1 token types are case-insensitive).
-    token_type: "bearer",
+    // The interface: "Must be `bearer`" (RFC 6749 §5.1 token types are case-insensitive); a DPoP-bound
+    // token is `DPoP` (RFC 9449 §5.1).
+    token_type: tokens.dpopJkt ? "DPoP" : "bearer",
   };
   if (tokens.idToken) body.id_token = tokens.idToken;
   body.expires_in = client.expiresInFormat === "seconds"
