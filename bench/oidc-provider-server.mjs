@@ -38,6 +38,9 @@ const provider = new Provider(issuer, {
     // Refresh chains: the library drops offline_access unless prompt=consent (which forces the consent
     // screen), so this client gets a refresh token with every code instead (issueRefreshToken below).
     client("bench-refresh", ["authorization_code", "refresh_token"]),
+    // The key scenarios (flowKey, flowKeyDpop): private_key_jwt with the harness's ES256 key (bench/lib/client-key.mjs).
+    { ...client("bench-key", ["authorization_code"]), client_secret: undefined, token_endpoint_auth_method: "private_key_jwt",
+      token_endpoint_auth_signing_alg: "ES256", jwks: { keys: [JSON.parse(process.env.BENCH_CLIENT_JWK)] } },
   ],
   jwks: { keys: [jwk] },
   cookies: { keys: [randomBytes(32).toString("base64url")] },

@@ -16,7 +16,7 @@ export async function startNull({ serverCore }) {
     name: "null", label: "null server (client ceiling)", pid: child.pid, origin,
     paths: { authorize: "/authorize", token: "/token", resource: "/premiuminfo",
       metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
-    client, refreshClient: client, redirectUri: "https://rp.bench.test/cb", cookie: "op_browser=null",
+    client, refreshClient: client, keyClient: client, redirectUri: "https://rp.bench.test/cb", cookie: "op_browser=null",
     flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
     stop: () => stopChild(child),
   };

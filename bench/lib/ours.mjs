@@ -1,6 +1,7 @@
 // Our service under test: production build, the production server (server/main.ts) pinned to the server core, a fresh SQLite
 // database (migrated, WAL), random secrets, a client and a subscriber created through the admin CLI,
 // and a signed-in browser with remembered consent.
+import { clientPublicJwk } from "./client-key.mjs";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
@@ -68,7 +69,7 @@ const sqliteTime = (ms) => new Date(ms).toISOString().replace("Z", "+00:00"); //
  * a Session row bound to sha256(browser cookie) and a Grant row with the client's scopes. Driving the
  * screens needs a browser and the device inbox; their result is exactly these two rows.
  */
-function signedInBrowser({ file, subscriberMsisdn, clientId, scope }) {
+function signedInBrowser({ file, subscriberMsisdn, clientIds, scope }) {
   const browserId = randomBytes(32).toString("base64url"); // 43 characters, as lib/sessions/browser-cookie.ts
   const browserIdHash = createHash("sha256").update(browserId).digest("base64url");
   const db = new Database(file);
@@ -79,8 +80,10 @@ function signedInBrowser({ file, subscriberMsisdn, clientId, scope }) {
       VALUES (?, ?, ?, ?, '3', 'otp sms pin', ?, ?, NULL)`)
       .run(randomBytes(16).toString("base64url"), browserIdHash, subscriberId, sqliteTime(now - 1000), sqliteTime(now),
         sqliteTime(now + 86_400_000));
-    db.prepare(`INSERT INTO "Grant" (id, subscriberId, clientId, scope, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(randomUUID(), subscriberId, clientId, scope, sqliteTime(now), sqliteTime(now));
+    for (const clientId of clientIds) {
+      db.prepare(`INSERT INTO "Grant" (id, subscriberId, clientId, scope, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)`)
+        .run(randomUUID(), subscriberId, clientId, scope, sqliteTime(now), sqliteTime(now));
+    }
   } finally {
     db.close();
   }
@@ -105,8 +108,13 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
   const serverBundle = path.join(root, distDir, "server.mjs");
   const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
     "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
+  // The private_key_jwt client of the key scenarios (flowKey, flowKeyDpop): the same options, keys instead of a secret.
+  const keyed = admin(env, ["client", "create", "--name", "BenchKeyApp", "--redirect-uri", REDIRECT_URI,
+    "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds", "--auth-method", "private_key_jwt",
+    "--jwks", JSON.stringify({ keys: [clientPublicJwk] })]);
   admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
-  const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientId: created.client_id, scope: CLIENT_SCOPES.join(" ") });
+  const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientIds: [created.client_id, keyed.client_id],
+    scope: CLIENT_SCOPES.join(" ") });
 
   log(`starting our service on ${origin} (production server ${path.relative(root, serverBundle)}, ${distDir})…`);
   // The production server's flags (scripts/server-node-flags.mjs), then BENCH_NODE_FLAGS (space-separated,
@@ -121,7 +129,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
     name: "ours", label: "this service", pid: child.pid, origin, env, databaseFile: file,
     paths: { authorize: "/authorize", token: "/token", resource: "/premiuminfo",
       metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
-    client, refreshClient: client, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
+    client, refreshClient: client, keyClient: { id: keyed.client_id }, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
     flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
     async stop() {
       await stopChild(child);

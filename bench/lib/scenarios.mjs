@@ -1,6 +1,7 @@
 // What one iteration of each scenario does against a target (ours, theirs or the null server).
 // Every response is checked the way a relying party would check it; any deviation is an error.
 import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
+import { clientAssertion } from "./client-key.mjs";
 
 /** GET {authorization_endpoint} with the signed-in browser's cookie; returns the code. */
 async function authorize(http, t, { client, scope, state, nonce }) {
@@ -30,12 +31,20 @@ async function authorizeForSetup(http, t, args) {
   }
 }
 
-function tokenRequest(http, t, client, form) {
+/**
+ * POST {token_endpoint}: a secret client authenticates with Basic, a key client (`t.keyClient`, no secret) with a
+ * fresh private_key_jwt assertion for the token endpoint (bench/lib/client-key.mjs).
+ */
+function tokenRequest(http, t, client, form, headers = {}) {
+  const body = client.secret ? form : `${form}&client_id=${encodeURIComponent(client.id)}&client_assertion_type=${ASSERTION_TYPE}`
+    + `&client_assertion=${clientAssertion(client.id, `${t.origin}${t.paths.token}`)}`;
   return http.request("POST", t.paths.token, {
-    body: form,
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.basic, accept: "application/json" },
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(client.secret ? { authorization: client.basic } : {}),
+      accept: "application/json", ...headers },
   });
 }
+const ASSERTION_TYPE = encodeURIComponent("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
 
 async function tokenJson(res, step, { refresh = false } = {}) {
   if (res.status !== 200) throw new Error(`${step}: ${res.status} ${res.text().slice(0, 200)}`);
@@ -96,8 +105,7 @@ function dpopProof(t, key, htm, path, accessToken) {
 /** The token request with a proof; on `use_dpop_nonce` (RFC 9449 §8) it retries once with the nonce it was given. */
 async function redeemWithDpop(http, t, client, code, key) {
   const form = `grant_type=authorization_code&code=${encodeURIComponent(code)}&redirect_uri=${encodeURIComponent(t.redirectUri)}`;
-  const send = () => http.request("POST", t.paths.token, { body: form, headers: { "content-type": "application/x-www-form-urlencoded",
-    authorization: client.basic, accept: "application/json", dpop: dpopProof(t, key, "POST", t.paths.token) } });
+  const send = () => tokenRequest(http, t, client, form, { dpop: dpopProof(t, key, "POST", t.paths.token) });
   let res = await send();
   if (res.headers["dpop-nonce"]) key.nonce = res.headers["dpop-nonce"];
   if (res.status === 400 && /use_dpop_nonce/.test(res.text())) {
@@ -157,6 +165,45 @@ export const SCENARIOS = {
       let t1 = performance.now();
       times.push(t1 - t0);
       const tokens = await redeemWithDpop(http, t, t.client, code, w.dpop);
+      t0 = performance.now();
+      times.push(t0 - t1);
+      await resourceWithDpop(http, t, tokens.access_token, w.dpop);
+      times.push(performance.now() - t0);
+    },
+  },
+  flowKey: {
+    title: "Full flow, private_key_jwt client (authorize → token with an ES256 client assertion → premium info)",
+    unit: "flows/s", signatures: 1, steps: ["authorize", "token", "premiuminfo"],
+    async setup(http, t, w) {
+      if (w.index === 0) await authorizeForSetup(http, t, { client: t.keyClient, scope: t.flowScope, state: "fk", nonce: "fk" });
+    },
+    async iterate(http, t, w, times) {
+      const n = `${w.tag}-${w.n++}`;
+      let t0 = performance.now();
+      const code = await authorize(http, t, { client: t.keyClient, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
+      let t1 = performance.now();
+      times.push(t1 - t0);
+      const tokens = await redeem(http, t, t.keyClient, code);
+      t0 = performance.now();
+      times.push(t0 - t1);
+      await resource(http, t, tokens.access_token);
+      times.push(performance.now() - t0);
+    },
+  },
+  flowKeyDpop: {
+    title: "Full flow, private_key_jwt client with DPoP (token with an assertion and a proof → premium info with a proof)",
+    unit: "flows/s", signatures: 1, steps: ["authorize", "token", "premiuminfo"],
+    async setup(http, t, w) {
+      w.dpop = dpopKey();
+      if (w.index === 0) await authorizeForSetup(http, t, { client: t.keyClient, scope: t.flowScope, state: "fkd", nonce: "fkd" });
+    },
+    async iterate(http, t, w, times) {
+      const n = `${w.tag}-${w.n++}`;
+      let t0 = performance.now();
+      const code = await authorize(http, t, { client: t.keyClient, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
+      let t1 = performance.now();
+      times.push(t1 - t0);
+      const tokens = await redeemWithDpop(http, t, t.keyClient, code, w.dpop);
       t0 = performance.now();
       times.push(t0 - t1);
       await resourceWithDpop(http, t, tokens.access_token, w.dpop);

@@ -1,5 +1,6 @@
 // node-oidc-provider 9 under test (bench/oidc-provider-server.mjs), with a session established the
 // way a browser would: one authorization request per client, through its interaction endpoint.
+import { clientPublicJwk } from "./client-key.mjs";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -32,7 +33,8 @@ export async function startTheirs({ serverCore, log, cpuProfDir = null }) {
   log(`starting node-oidc-provider on ${origin}…`);
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "theirs")}`] : [];
   const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, path.join(root, "bench", "oidc-provider-server.mjs"),
-    String(port), secret]), { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NODE_ENV: "production" } }));
+    String(port), secret]), { cwd: root, stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, NODE_ENV: "production", BENCH_CLIENT_JWK: JSON.stringify(clientPublicJwk) } }));
   // Its start-up warnings (runtime version, in-memory adapter) are expected; anything else is shown.
   child.stderr.on("data", (d) => {
     const text = String(d).split("\n").filter((l) => l && !/^oidc-provider WARNING|in-memory adapter|quick start/.test(l));
@@ -57,11 +59,12 @@ export async function startTheirs({ serverCore, log, cpuProfDir = null }) {
     // Only the session cookies matter from now on (the interaction cookies are spent).
     return jar.split("; ").filter((c) => c.startsWith("_session")).join("; ");
   };
-  const cookie = await signIn(["bench", "bench-refresh"]);
+  const cookie = await signIn(["bench", "bench-refresh", "bench-key"]);
   return {
     name: "theirs", label: "node-oidc-provider 9", pid: child.pid, origin,
     paths: { authorize: "/auth", token: "/token", resource: "/me", metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
-    client: { id: "bench", secret }, refreshClient: { id: "bench-refresh", secret }, redirectUri: REDIRECT_URI, cookie,
+    client: { id: "bench", secret }, refreshClient: { id: "bench-refresh", secret }, keyClient: { id: "bench-key" },
+    redirectUri: REDIRECT_URI, cookie,
     flowScope: SCOPE, refreshScope: SCOPE,
     async signIn(clientId) {
       this.cookie = await signIn([clientId]);
