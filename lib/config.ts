@@ -121,8 +121,8 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
   // Tolerated difference between our clock and the issuer of a token we did not mint (lib/oauth/clock-skew.ts).
   CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
-  // Development and tests only: URLs clients register or send (jwks_uri) may point at loopback (http too) and
-  // private addresses (lib/clients/fetch-client-document.ts). Off in production: SSRF.
+  // Development and tests only: URLs clients register or send (jwks_uri, request_uri, sector_identifier_uri) may
+  // point at loopback addresses, over http too; nothing else private (lib/clients/fetch-client-document.ts).
   ALLOW_LOOPBACK_CLIENT_URLS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Abuse limits an operator may tune (lib/security/limits.ts has the windows and the fixed policy).

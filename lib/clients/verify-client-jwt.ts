@@ -20,7 +20,16 @@ export interface ClientJwtRules {
   requiredClaims?: string[];
   /** Clock tolerance, seconds (default 30). */
   clockTolerance?: number;
+  /**
+   * An assertion (private_key_jwt, the JWT-bearer grant): `aud` must be one value, not an array of several
+   * (the 2025 audience-injection advisory: an assertion a client made for another server that lists our
+   * URL among others is refused), and `typ`, when present, `JWT` or `client-authentication+jwt`, so that
+   * a request object or a DPoP proof the client signed cannot be replayed as its credentials.
+   */
+  assertion?: boolean;
 }
+
+const ASSERTION_TYPES = new Set(["jwt", "client-authentication+jwt", "application/client-authentication+jwt"]);
 
 /**
  * Verifies a JWT signed by a client: with one of its registered public keys for RS256, PS256 or ES256,
@@ -56,6 +65,14 @@ export async function verifyClientJwt(client: RegisteredClient, jwt: string, rul
   } catch (err) {
     if (err instanceof ClientJwtError) throw err;
     throw new ClientJwtError(describe(err));
+  }
+  if (rules.assertion) {
+    const { typ } = result.protectedHeader;
+    if (typ !== undefined && (typeof typ !== "string" || !ASSERTION_TYPES.has(typ.toLowerCase()))) {
+      throw new ClientJwtError(`a JWT of type ${String(typ).slice(0, 40)} is not an assertion`);
+    }
+    const { aud } = result.payload;
+    if (Array.isArray(aud) && aud.length !== 1) throw new ClientJwtError("the JWT's aud must be a single value");
   }
   const { iat, exp } = result.payload;
   if (rules.maxLifetimeSeconds !== undefined) {

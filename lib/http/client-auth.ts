@@ -191,7 +191,7 @@ async function checkAssertion(client: RegisteredClient, assertion: string, endpo
   let payload;
   try {
     ({ payload } = await verifyClientJwt(client, assertion, {
-      audience: [issuer, `${issuerBase(issuer)}${PATHS[endpoint]}`], requiredClaims: ["exp", "jti"],
+      audience: [issuer, `${issuerBase(issuer)}${PATHS[endpoint]}`], requiredClaims: ["exp", "jti"], assertion: true,
       clockTolerance: TOLERANCE_SECONDS,
     }));
   } catch (err) {

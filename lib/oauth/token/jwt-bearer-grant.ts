@@ -84,6 +84,7 @@ async function verifiedAssertion(client: RegisteredClient, assertion: string): P
       audience: [config().ISSUER, `${issuerBase()}${PATHS.token}`],
       maxLifetimeSeconds: MAX_ASSERTION_LIFETIME,
       requiredClaims: ["iss", "sub", "exp", "iat", "jti"],
+      assertion: true,
       clockTolerance: CLOCK_TOLERANCE,
     }));
   } catch (err) {

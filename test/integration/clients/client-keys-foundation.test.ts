@@ -44,6 +44,28 @@ describe("client keys, JWT verification and the replay cache (issue 19 foundatio
       .rejects.toThrow(/aud/);
   });
 
+  it("an assertion has one aud and no foreign typ: a request object or a DPoP proof is not a credential", async () => {
+    const es = await keyPair("ES256");
+    const { client } = await createClient({
+      name: name(), redirectUris: ["https://rp.example/cb"], scopes: ["openid"], authMethod: "private_key_jwt",
+      jwks: { keys: [es.jwk] },
+    });
+    const rc = (await getClient({ clientId: client.id }))!;
+    const rules = { audience: "https://op.test/token", maxLifetimeSeconds: 300, assertion: true };
+    const make = (aud: string | string[], typ?: string) => new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: es.jwk.kid,
+      ...(typ ? { typ } : {}) }).setAudience(aud).setIssuedAt().setExpirationTime("60s").setJti(randomToken(8)).sign(es.privateKey);
+    await expect(verifyClientJwt(rc, await make("https://op.test/token"), rules)).resolves.toBeTruthy();
+    await expect(verifyClientJwt(rc, await make(["https://op.test/token"], "JWT"), rules)).resolves.toBeTruthy();
+    await expect(verifyClientJwt(rc, await make("https://op.test/token", "client-authentication+jwt"), rules)).resolves.toBeTruthy();
+    await expect(verifyClientJwt(rc, await make(["https://op.test/token", "https://evil.example/token"]), rules))
+      .rejects.toThrow(/single value/);
+    await expect(verifyClientJwt(rc, await make("https://op.test/token", "oauth-authz-req+jwt"), rules)).rejects.toThrow(/not an assertion/);
+    await expect(verifyClientJwt(rc, await make("https://op.test/token", "dpop+jwt"), rules)).rejects.toThrow(/not an assertion/);
+    // Without the assertion rule (request objects), several audiences are jose's business as before.
+    await expect(verifyClientJwt(rc, await make(["https://op.test/token", "x"]), { audience: "https://op.test/token" }))
+      .resolves.toBeTruthy();
+  });
+
   it("a secret client's sealed secret keys HS256 where allowed, and refuses private or small keys in jwks", async () => {
     const { client, clientSecret } = await createClient({ name: name(), redirectUris: ["https://rp.example/cb"], scopes: ["openid"] });
     invalidateClient({ clientId: client.id });
