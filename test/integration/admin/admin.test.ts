@@ -153,14 +153,14 @@ describe("admin CLI: client keys and security options (issue 19)", () => {
     const created = await adminJson("client", "create", "--name", "Key App", "--redirect-uri", "https://key.example.com/cb",
       "--scope", "openid", "mc_identity_phonenumber", "--auth-method", "private_key_jwt", "--jwks", file,
       "--require-par", "--require-dpop", "--grant-types", "authorization_code", "client_credentials",
-      "--client-credentials-scopes", "mc_identity_phonenumber", "--consent-free-scopes", "mc_identity_phonenumber");
+      "--client-credentials-scopes", "introspection", "--consent-free-scopes", "mc_identity_phonenumber");
     expect(created.code).toBe(0);
     const id = created.body.client_id as string;
     expect(created.body.client_secret).toBeNull();
     expect(created.body.client).toMatchObject({ has_secret: false, token_endpoint_auth_method: "private_key_jwt",
       jwks_keys: ["rp-key-1 EC ES256"], jwks_uri: null, require_signed_request_object: false,
       require_pushed_authorization_requests: true, dpop_bound_access_tokens: true,
-      grant_types: ["authorization_code", "client_credentials"], client_credentials_scopes: ["mc_identity_phonenumber"],
+      grant_types: ["authorization_code", "client_credentials"], client_credentials_scopes: ["introspection"],
       consent_free_scopes: ["mc_identity_phonenumber"] });
     const row = await db.client.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ tokenEndpointAuthMethod: "private_key_jwt", secretHash: null, jwksUri: null,
