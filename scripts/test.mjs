@@ -29,6 +29,9 @@ function run(cmd, args, env = testEnv) {
 mkdirSync(path.join(root, ".tmp"), { recursive: true });
 if (!skipBuild) {
   if (run(bin("prisma"), ["generate"]) !== 0) process.exit(1);
+  // Both clients before any test: the PostgreSQL tests of the first pass (test/scale, test/faults) use it too, and
+  // a client generated before a schema change would answer 500s there.
+  if (run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]) !== 0) process.exit(1);
   if (run(bin("next"), ["build"], { ...testEnv, NODE_ENV: "production" }) !== 0) {
     console.error("next build failed");
     process.exit(1);
