@@ -34,9 +34,10 @@ export function providerMetadata(issuer: string) {
     subject_types_supported: ["pairwise"],
     acr_values_supported: [...ACR_VALUES],
     id_token_signing_alg_values_supported: [SIGNING_ALG],
-    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+    // `none`: public clients (PKCE), at the token and revocation endpoints.
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
     token_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS], // private_key_jwt (issue 19)
-    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
+    revocation_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
     revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
     introspection_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt"],
     introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
