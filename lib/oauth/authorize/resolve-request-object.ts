@@ -27,7 +27,8 @@ const value = (raw: RawParams, name: "request" | "request_uri" | "client_id") =>
   onlyValue(raw, name, AUTHORIZE_TABLE.limits.get(name)!, PAGE_FAULTS);
 
 /**
- * `request` (by value), `request_uri` (by reference, https) or a pushed request's `request_uri`
+ * `request` (by value), `request_uri` (by reference: https, on the origin of one of the client's redirect
+ * URIs or of its jwks_uri, request-object.ts) or a pushed request's `request_uri`
  * (urn:ietf:params:oauth:request_uri:…, used once): the parameters to use instead of the query's,
  * or null when the request has none of them. RFC 9101 §5: apart from `client_id` (which must match
  * the object's) nothing outside the object is used. Every refusal is our error page: the redirect_uri
@@ -51,7 +52,7 @@ export async function resolveRequestObject(raw: RawParams): Promise<ResolvedRequ
     if (!pushed) throw new InvalidRequestUri("The request_uri is unknown, expired, already used or another client's.");
     return { raw: collectParams(pushed.pairs), pushed: true, signed: pushed.signed, authenticated: pushed.authenticated };
   }
-  const jwt = request ?? await fetchRequestObject(requestUri!);
+  const jwt = request ?? await fetchRequestObject(client, requestUri!);
   const pairs = await requestObjectPairs({ client, jwt });
   return { raw: collectParams(pairs), pushed: false, signed: true, authenticated: true };
 }

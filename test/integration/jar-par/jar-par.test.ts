@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 import { db } from "@/lib/db";
-import { randomToken } from "@/lib/crypto";
+import { randomToken, sha256 } from "@/lib/crypto";
 import { createClient } from "@/lib/clients/create-client";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
 import { createTestSubscriber } from "../../support/fixtures";
@@ -29,14 +29,17 @@ beforeAll(async () => {
 type Alg = "ES256" | "RS256" | "PS256";
 
 /** A confidential client (secret for the token and PAR endpoints) with one public key for its request objects. */
-async function keyClient({ alg = "ES256", requireSignedRequestObject, requirePushedAuthorizationRequests }: {
-  alg?: Alg; requireSignedRequestObject?: boolean; requirePushedAuthorizationRequests?: boolean;
+async function keyClient({
+  alg = "ES256", requireSignedRequestObject, requirePushedAuthorizationRequests, moreRedirectUris = [],
+}: {
+  alg?: Alg; requireSignedRequestObject?: boolean; requirePushedAuthorizationRequests?: boolean; moreRedirectUris?: string[];
 } = {}) {
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   const kid = `k-${randomToken(4)}`;
   const name = `Jar${randomToken(6).replace(/[^A-Za-z0-9]/g, "")}`;
-  const { client, clientSecret } = await createClient({ name, redirectUris: [REDIRECT], scopes: [...SUPPORTED_SCOPES],
-    jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg, use: "sig" }] },
+  const { client, clientSecret } = await createClient({ name, redirectUris: [REDIRECT, ...moreRedirectUris],
+    sectorIdentifier: "rp.example.test",
+    scopes: [...SUPPORTED_SCOPES], jwks: { keys: [{ ...(await exportJWK(publicKey)), kid, alg, use: "sig" }] },
     requireSignedRequestObject, requirePushedAuthorizationRequests });
   return { id: client.id, secret: clientSecret!, c: { client_id: client.id } as oauth.Client,
     auth: oauth.ClientSecretBasic(clientSecret!), key: { key: privateKey, kid } as oauth.PrivateKey, alg };
@@ -83,8 +86,9 @@ async function push(rp: Rp, parameters: URLSearchParams) {
 }
 
 /** A request object signed with jose directly, for the claims oauth4webapi would never write. */
-async function signObject(rp: Rp, claims: JWTPayload, { key = rp.key.key, kid = rp.key.kid, alg = rp.alg as string } = {}) {
-  return new SignJWT(claims).setProtectedHeader({ alg, kid, typ: "oauth-authz-req+jwt" }).sign(key);
+async function signObject(rp: Rp, claims: JWTPayload,
+  { key = rp.key.key, kid = rp.key.kid, alg = rp.alg as string, typ = "oauth-authz-req+jwt" as unknown } = {}) {
+  return new SignJWT(claims).setProtectedHeader({ alg, kid, typ: typ as string }).sign(key);
 }
 
 async function objectClaims(rp: Rp, overrides: JWTPayload = {}) {
@@ -187,6 +191,11 @@ describe("refused request objects: our error page, never a redirect (the redirec
     ["a wrong iss", { iss: "someone-else" }, "iss"],
     ["an expired object", { exp: Math.floor(Date.now() / 1000) - 120, iat: Math.floor(Date.now() / 1000) - 400 }, "expired"],
     ["an object valid for more than 60 minutes", { exp: Math.floor(Date.now() / 1000) + 7200 }, "exp"],
+    ["no exp (RFC 9101 §10.8: required)", { exp: undefined }, "must have an exp"],
+    ["exp more than 60 minutes after iat", { iat: Math.floor(Date.now() / 1000) - 3000, nbf: undefined,
+      exp: Math.floor(Date.now() / 1000) + 900 }, "(exp - iat)"],
+    ["exp more than 60 minutes after nbf", { iat: undefined, nbf: Math.floor(Date.now() / 1000) - 3000,
+      exp: Math.floor(Date.now() / 1000) + 900 }, "(exp - nbf)"],
     ["another client_id inside", { client_id: "someone-else" }, "client_id"],
     ["a request_uri inside", { request_uri: "https://rp.example.test/r" }, "request_uri"],
   ])("%s", async (_name, overrides, words) => {
@@ -216,6 +225,29 @@ describe("refused request objects: our error page, never a redirect (the redirec
     expect(html).toContain("already been used");
   });
 
+  it("a jti stays reserved until the object's exp (and the clock tolerance), not less", async () => {
+    const rp = await keyClient();
+    const now = Math.floor(Date.now() / 1000);
+    const claims = await objectClaims(rp, { exp: now + 3000 });
+    const request = await signObject(rp, claims);
+    await expectInteraction(await get(authorizationUrl({ client_id: rp.id, request })));
+    const row = await db.usedJwtId.findUniqueOrThrow({ where: { key: sha256(`request_object\n${rp.id}\n${claims.jti}`) } });
+    expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual((now + 3000 + 30) * 1000);
+    await expectPageError(await get(authorizationUrl({ client_id: rp.id, request })), "invalid_request_object");
+  });
+
+  it.each([1, true, { a: 1 }])("a typ header that is not a string (%j): invalid_request_object, never a 5xx", async (typ) => {
+    const rp = await keyClient();
+    const request = await signObject(rp, await objectClaims(rp), { typ });
+    const html = await expectPageError(await get(authorizationUrl({ client_id: rp.id, request })), "invalid_request_object");
+    expect(html).toContain("typ");
+    const basic = `Basic ${Buffer.from(`${rp.id}:${rp.secret}`).toString("base64")}`;
+    const res = await fetch(`${baseUrl}/par`, { method: "POST", body: new URLSearchParams({ request }),
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request_object" });
+  });
+
   it("a client_id in the query that is not the object's", async () => {
     const rp = await keyClient();
     const other = await keyClient();
@@ -232,6 +264,7 @@ describe("refused request objects: our error page, never a redirect (the redirec
     await expectInteraction(await get(authorizationUrl({ client_id: rp.id, request_uri: requestUri })));
   });
 
+  // The SSRF rules still hold on the client's own origins: each origin here is one of its redirect URIs'.
   it.each([
     ["a private address", "https://10.1.2.3/request.jwt"],
     ["the cloud metadata address", "https://169.254.169.254/latest/meta-data"],
@@ -240,9 +273,24 @@ describe("refused request objects: our error page, never a redirect (the redirec
     ["an IPv4-mapped private address", "https://[::ffff:192.168.1.1]/request.jwt"],
     ["a name that resolves to loopback", "https://localhost/request.jwt"],
     ["plain http", "http://rp.example.test/request.jwt"],
-  ])("a request_uri at %s: invalid_request_uri", async (_name, requestUri) => {
+  ])("a request_uri at %s: invalid_request_uri, with the rule and no fetch detail", async (_name, requestUri) => {
+    const origin = new URL(requestUri).origin;
+    const rp = await keyClient({ moreRedirectUris: origin.startsWith("https:") ? [`${origin}/cb`] : [] });
+    const html = await expectPageError(await get(authorizationUrl({ client_id: rp.id, request_uri: requestUri })),
+      "invalid_request_uri");
+    expect(html).toContain("The request_uri could not be used: it must be an https URL on the origin (scheme, host and port)");
+    expect(html).not.toMatch(/private, loopback|does not resolve|must use https \(/);
+  });
+
+  it("a request_uri on an origin the client did not register: the same refusal (RFC 9101 §10.4.1)", async () => {
     const rp = await keyClient();
-    await expectPageError(await get(authorizationUrl({ client_id: rp.id, request_uri: requestUri })), "invalid_request_uri");
+    for (const requestUri of ["https://rp.example.test:8443/request.jwt", "https://other.example.test/request.jwt",
+      "https://no-such-host.invalid/request.jwt", "https://10.1.2.3/request.jwt"]) {
+      const html = await expectPageError(await get(authorizationUrl({ client_id: rp.id, request_uri: requestUri })),
+        "invalid_request_uri");
+      expect(html).toContain("on the origin (scheme, host and port)");
+      expect(html).not.toMatch(/does not resolve|private, loopback/);
+    }
   });
 });
 
