@@ -27,8 +27,9 @@ const registrationScopes = z.string()
     const list = [...new Set(value.split(/\s+/).filter(Boolean))];
     const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
     if (unknown.length) {
-      ctx.addIssue({ code: "custom", message: `must list supported scopes only (unknown: ${unknown.join(" ").slice(0, 120)}; `
-        + `supported: ${SUPPORTED_SCOPES.join(" ")})` });
+      const message = `must list supported scopes only (unknown: ${unknown.join(" ").slice(0, 120)}; `
+        + `supported: ${SUPPORTED_SCOPES.join(" ")})`;
+      ctx.addIssue({ code: "custom", message });
       return z.NEVER;
     }
     if (!list.includes("openid")) {

@@ -18,12 +18,13 @@ import { invalidDpopProof } from "../dpop/dpop-errors";
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * POST {introspection_endpoint} - RFC 7662. Any authenticated client may introspect access tokens
+ * POST {introspection_endpoint} - RFC 7662. Any client the operator registered may introspect access tokens
  * (a resource server holding client credentials checks tokens issued to the relying parties it
  * serves); refresh tokens only by the client they were issued to. A dynamically registered client (anyone, when
- * registration is open) is no resource server of ours: it is told only about tokens issued to itself. Anything not
- * usable right now, or not the caller's to read, is `{"active":false}` and nothing more (§2.2). A client_credentials token is described without `sub`; the caller
- * may instead present one with the `introspection` scope as a bearer token (docs/grants.md).
+ * registration is open) is no resource server of ours: it is told only about tokens issued to itself. Anything
+ * not usable right now, or not the caller's to read, is `{"active":false}` and nothing more (§2.2). A
+ * client_credentials token is described without `sub`; the caller may instead present one with the
+ * `introspection` scope as a bearer token (docs/grants.md).
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
