@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
+import { SUPPORTED_SCOPES } from "./oauth/scopes";
 import { AA_TEXT, contrast, DARK_SURFACE, HEX_COLOUR, LIGHT_SURFACE, normaliseHex } from "./branding/colour";
 
 /**
@@ -14,6 +15,29 @@ const seconds = (def: number, max: number) => z.coerce.number().int().positive()
 const secret = z
   .string({ error: "is required (at least 32 characters; `npm start` generates one in .data/secrets.env)" })
   .min(32, "must be at least 32 characters");
+
+/**
+ * The scopes a dynamically registered client may register (docs/registration.md): space-separated, each one of
+ * SUPPORTED_SCOPES, openid among them. Default: every supported scope but the national identifier, which the
+ * operator grants only to clients it knows (an operator-registered client, or this list widened).
+ */
+const registrationScopes = z.string()
+  .default(SUPPORTED_SCOPES.filter((s) => s !== "mc_identity_nationalid").join(" "))
+  .transform((value, ctx): string[] => {
+    const list = [...new Set(value.split(/\s+/).filter(Boolean))];
+    const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
+    if (unknown.length) {
+      const message = `must list supported scopes only (unknown: ${unknown.join(" ").slice(0, 120)}; `
+        + `supported: ${SUPPORTED_SCOPES.join(" ")})`;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    if (!list.includes("openid")) {
+      ctx.addIssue({ code: "custom", message: "must include openid (every registered client's scopes include it)" });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 const count = (def: number) => z.coerce.number().int().positive().max(1_000_000).default(def);
 
@@ -158,6 +182,8 @@ const schema = z.object({
   // (Whether its server-fetched URIs may point at loopback: ALLOW_LOOPBACK_CLIENT_URLS.)
   REGISTRATION_OPEN: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   REGISTRATION_LIMIT_PER_IP: count(20),
+  // The scopes a dynamically registered client may ask for (the rest stay with the operator's `client create`).
+  REGISTRATION_SCOPES: registrationScopes,
 });
 
 type Parsed = z.infer<typeof schema>;

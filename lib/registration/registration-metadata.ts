@@ -2,6 +2,7 @@ import type { JSONWebKeySet } from "jose";
 import { AdminError } from "../admin/admin-error";
 import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "../clients/client-fields";
 import { DEFAULT_PROFILE, type ClientProfile } from "../clients/client-profile";
+import { config } from "../config";
 import {
   CLIENT_KEY_ALGS, checkAuthMethod, checkJwks, checkJwksUri, checkSecurityRules, type ClientAuthMethod,
   type ClientGrantType,
@@ -74,6 +75,19 @@ function optBool(body: Body, field: string): boolean {
   return v;
 }
 
+/**
+ * The operator's allow-list (REGISTRATION_SCOPES, docs/registration.md): a supported scope outside it, such as the
+ * national identifier by default, is for clients the operator registers itself.
+ */
+function checkRegistrableScopes(scopes: readonly string[]): void {
+  const allowed = config().REGISTRATION_SCOPES;
+  const refused = scopes.filter((s) => !allowed.includes(s));
+  if (refused.length) {
+    throw new InvalidClientMetadata(`scope ${refused.join(", ")} cannot be registered on this server `
+      + `(allowed: ${allowed.join(" ")})`);
+  }
+}
+
 /** Runs an admin validator: its AdminError message becomes the error_description of `Err`. */
 async function as<T>(Err: new (d: string) => Error, check: () => T | Promise<T>): Promise<T> {
   try {
@@ -121,7 +135,9 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     throw new InvalidClientMetadata("grant_types must include authorization_code (response type code, RFC 7591 §2.1)");
   }
 
+  // No scope: openid alone (RFC 7591 §2 lets the server choose); anything else must be asked for, and be allowed.
   const scopes = await as(InvalidClientMetadata, () => checkScopes([optString(body, "scope") ?? "openid"]));
+  checkRegistrableScopes(scopes);
   const profileValue = optString(body, PROFILE_FIELD);
   const profile = await as(InvalidClientMetadata, () => checkProfile(profileValue ?? DEFAULT_PROFILE));
 

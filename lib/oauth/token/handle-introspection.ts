@@ -1,4 +1,4 @@
-import { getClient } from "../../clients/get-client";
+import { getClient, type RegisteredClient } from "../../clients/get-client";
 import { config } from "../../config";
 import { authenticateClient } from "../../http/client-auth";
 import { bodyParams } from "../../http/params";
@@ -18,22 +18,29 @@ import { invalidDpopProof } from "../dpop/dpop-errors";
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * POST {introspection_endpoint} - RFC 7662. Any authenticated client may introspect access tokens
+ * POST {introspection_endpoint} - RFC 7662. Any client the operator registered may introspect access tokens
  * (a resource server holding client credentials checks tokens issued to the relying parties it
- * serves); refresh tokens only by the client they were issued to. Anything not usable right now
- * is `{"active":false}` and nothing more (§2.2). A client_credentials token is described without `sub`; the caller
- * may instead present one with the `introspection` scope as a bearer token (docs/grants.md).
+ * serves); refresh tokens only by the client they were issued to. A dynamically registered client (anyone, when
+ * registration is open) is no resource server of ours: it is told only about tokens issued to itself. Anything
+ * not usable right now, or not the caller's to read, is `{"active":false}` and nothing more (§2.2). A
+ * client_credentials token is described without `sub`; the caller may instead present one with the
+ * `introspection` scope as a bearer token (docs/grants.md).
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
   const bearer = ACCESS_TOKEN.exec(req.headers.get("authorization") ?? "");
-  const callerId = bearer
+  const caller = bearer
     ? await bearerCaller(req.headers, bearer[2]!, bearer[1]!.toLowerCase() === "dpop")
-    : (await authenticateClient({ headers: req.headers, params, endpoint: "introspection" })).id;
+    : await authenticateClient({ headers: req.headers, params, endpoint: "introspection" });
+  const callerId = caller.id;
+  // The caller's record is cached (get-client.ts): no statement added. null: any client's access tokens.
+  const onlyOf = caller.registeredBy === "dynamic" ? caller.id : null;
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   // A client_credentials token (its own table) is looked for last: the two reads above are unchanged.
-  const body = found ? await activeTokenClaims({ found, callerId }) : await activeClientTokenClaims(token);
+  const body = found
+    ? await activeTokenClaims({ found, callerId, onlyOf })
+    : await activeClientTokenClaims(token, onlyOf);
   return json(body ?? { active: false }, { noStore: true });
 }
 
@@ -44,7 +51,7 @@ const ACCESS_TOKEN = /^(Bearer|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
  * token with the `introspection` scope (docs/grants.md). Anything else is 401 `invalid_token` (§2.3). A DPoP-bound
  * one comes with the `DPoP` scheme and a proof of its key (RFC 9449 §7), as at the resource endpoints.
  */
-async function bearerCaller(headers: Headers, value: string, dpopScheme: boolean): Promise<string> {
+async function bearerCaller(headers: Headers, value: string, dpopScheme: boolean): Promise<RegisteredClient> {
   const row = await findClientAccessToken({ token: value });
   const owner = row && isAccessTokenActive(row) ? await getClient({ clientId: row.clientId }) : null;
   const refuse = (description: string) => {
@@ -62,19 +69,22 @@ async function bearerCaller(headers: Headers, value: string, dpopScheme: boolean
     if (!proof) throw invalidDpopProof("a DPoP proof is required with a DPoP-bound token", "resource");
     if (proof.jkt !== row.dpopJkt) throw invalidDpopProof("the DPoP proof's key is not the one the token is bound to", "resource");
   }
-  return row.clientId;
+  return owner;
 }
 
 /** RFC 7662 §2.2 for a client_credentials token: no `sub`, it names no subscriber. */
-async function activeClientTokenClaims(token: string) {
+async function activeClientTokenClaims(token: string, onlyOf: string | null) {
   const row = await findClientAccessToken({ token });
-  if (!row || !isAccessTokenActive(row)) return null;
+  if (!row || !isAccessTokenActive(row) || (onlyOf !== null && row.clientId !== onlyOf)) return null;
   if (!(await getClient({ clientId: row.clientId }))?.active) return null;
   return { active: true, scope: row.scope, client_id: row.clientId, exp: seconds(row.expiresAt), iat: seconds(row.createdAt),
     iss: config().ISSUER, token_type: row.dpopJkt ? "DPoP" : "bearer", ...(row.dpopJkt ? { cnf: { jkt: row.dpopJkt } } : {}) };
 }
 
-async function activeTokenClaims({ found, callerId }: { found: FoundToken; callerId: string }) {
+async function activeTokenClaims({ found, callerId, onlyOf }: {
+  found: FoundToken; callerId: string; onlyOf: string | null;
+}) {
+  if (onlyOf !== null && found.row.clientId !== onlyOf) return null;
   const now = new Date();
   const usable = found.kind === "access_token"
     ? isAccessTokenActive(found.row, now)

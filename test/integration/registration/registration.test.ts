@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { sha256 } from "@/lib/crypto";
 import { createClient } from "@/lib/clients/create-client";
+import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
 import { createInitialAccessToken } from "@/lib/registration/initial-access-tokens";
 import { createTestSubscriber } from "@/test/support/fixtures";
 import { signInAndConsent } from "@/test/support/browserless";
@@ -257,6 +258,42 @@ describe("POST /register: invalid_client_metadata (RFC 7591 §3.2.2), with the a
   it("refuses an oversized body with 413", async () => {
     const r = await register(minimal({ client_uri: "x".repeat(20_000) }), await newToken());
     expect(r.status).toBe(413);
+  });
+});
+
+describe("the scopes the operator allows (REGISTRATION_SCOPES, here its default)", () => {
+  const NATIONAL_ID = /scope mc_identity_nationalid cannot be registered on this server/;
+
+  it("refuses the national identifier scope at POST /register, naming it; no client is created", async () => {
+    const name = `NationalId${Date.now()}`;
+    const body = await refused(minimal({ client_name: name, scope: "openid mc_identity_nationalid" }),
+      "invalid_client_metadata", NATIONAL_ID);
+    expect(body.error_description).not.toMatch(/allowed: .*mc_identity_nationalid/);
+    expect(await db.client.findFirst({ where: { name } })).toBeNull();
+  });
+
+  it("refuses it at PUT /register/{client_id} too; the registration keeps its scopes", async () => {
+    const r = await register(minimal({ scope: "openid phone" }), await newToken());
+    expect(r.status).toBe(201);
+    const { client_id: clientId, registration_client_uri: uri, registration_access_token: token } =
+      r.body as { client_id: string; registration_client_uri: string; registration_access_token: string };
+    const put = await configuration("PUT", uri, token,
+      { client_id: clientId, redirect_uris: [`${RP}/callback`], scope: "openid phone mc_identity_nationalid" });
+    expect(put.status).toBe(400);
+    expect(put.body.error).toBe("invalid_client_metadata");
+    expect(put.body.error_description).toMatch(NATIONAL_ID);
+    expect((await configuration("GET", uri, token)).body).toMatchObject({ scope: "openid phone" });
+  });
+
+  it("allows every other supported scope; a registration without scope gets openid alone", async () => {
+    const others = SUPPORTED_SCOPES.filter((s) => s !== "mc_identity_nationalid").join(" ");
+    const all = await register(minimal({ scope: others }), await newToken());
+    expect(all.status, JSON.stringify(all.body)).toBe(201);
+    expect(all.body.scope).toBe(others);
+    const none = await register(minimal(), await newToken());
+    expect(none.status).toBe(201);
+    expect(none.body.scope).toBe("openid");
+    expect((await db.client.findUniqueOrThrow({ where: { id: none.body.client_id as string } })).allowedScopes).toBe("openid");
   });
 });
 

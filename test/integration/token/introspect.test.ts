@@ -1,5 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { createClient } from "@/lib/clients/create-client";
+import { randomToken } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { createTestClient, createTestSubscriber } from "../../support/fixtures";
 import { basic, obtainTokens } from "../../support/codes";
@@ -15,6 +17,26 @@ async function introspect(client: Client, params: Record<string, string>) {
     body: new URLSearchParams(params) });
   expect(res.headers.get("cache-control")).toBe("no-store");
   return { status: res.status, body: await res.json() };
+}
+
+/** A client the registration endpoint would have created (registeredBy "dynamic", RFC 7591). */
+async function dynamicClient(): Promise<Client> {
+  const redirectUri = "https://self.example.test/cb";
+  const { client, clientSecret } = await createClient({ name: `Dyn${randomToken(6).replace(/[^A-Za-z0-9]/g, "")}`,
+    redirectUris: [redirectUri], scopes: SCOPE.split(" "), registeredBy: "dynamic" });
+  return { id: client.id, secret: clientSecret!, name: client.name, redirectUri };
+}
+
+/** A client_credentials token of an operator's service client (docs/grants.md). */
+async function serviceToken() {
+  const { client, clientSecret } = await createClient({ name: `Svc${randomToken(6).replace(/[^A-Za-z0-9]/g, "")}`,
+    redirectUris: ["https://svc.example.test/cb"], scopes: ["openid"], grantTypes: ["client_credentials"],
+    clientCredentialsScopes: ["introspection"] });
+  const res = await fetch(`${baseUrl}/token`, { method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic(client.id, clientSecret!) },
+    body: new URLSearchParams({ grant_type: "client_credentials", scope: "introspection" }) });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
 }
 
 describe("introspection (RFC 7662)", () => {
@@ -68,5 +90,34 @@ describe("introspection (RFC 7662)", () => {
     const missing = await introspect(client, {});
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe("invalid_request");
+  });
+
+  it("tells a dynamically registered client only about its own tokens: another client's are {active:false}", async () => {
+    const selfRegistered = await dynamicClient();
+    const subscriber = await createTestSubscriber();
+    const other = await createTestClient();
+    const theirs = await obtainTokens(baseUrl, other, subscriber, { scope: SCOPE });
+    expect((await introspect(selfRegistered, { token: theirs.access_token })).body).toEqual({ active: false });
+    expect((await introspect(selfRegistered, { token: theirs.access_token, token_type_hint: "access_token" })).body)
+      .toEqual({ active: false });
+    expect((await introspect(selfRegistered, { token: theirs.refresh_token! })).body).toEqual({ active: false });
+    expect((await introspect(selfRegistered, { token: await serviceToken() })).body).toEqual({ active: false });
+    // The same tokens are still described to their own client.
+    expect((await introspect(other, { token: theirs.access_token })).body).toMatchObject({ active: true,
+      client_id: other.id });
+  });
+
+  it("describes a dynamically registered client's own tokens to it, and to the operator's resource servers", async () => {
+    const selfRegistered = await dynamicClient();
+    const t = await obtainTokens(baseUrl, selfRegistered, await createTestSubscriber(), { scope: SCOPE });
+    const { payload } = await jwtVerify(t.id_token, jwks);
+    const own = await introspect(selfRegistered, { token: t.access_token });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ active: true, client_id: selfRegistered.id, sub: payload.sub, scope: SCOPE });
+    expect((await introspect(selfRegistered, { token: t.refresh_token! })).body).toMatchObject({ active: true,
+      client_id: selfRegistered.id });
+    const resourceServer = await createTestClient();
+    expect((await introspect(resourceServer, { token: t.access_token })).body).toMatchObject({ active: true,
+      client_id: selfRegistered.id, sub: payload.sub });
   });
 });
