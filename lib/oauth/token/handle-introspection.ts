@@ -21,7 +21,8 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  * POST {introspection_endpoint} - RFC 7662. Any client the operator registered may introspect access tokens
  * (a resource server holding client credentials checks tokens issued to the relying parties it
  * serves); refresh tokens only by the client they were issued to. A dynamically registered client (anyone, when
- * registration is open) is no resource server of ours: it is told only about tokens issued to itself. Anything
+ * registration is open) is no resource server of ours: it is told only about tokens issued to itself, and so is a
+ * public client (anyone can name its client_id). Anything
  * not usable right now, or not the caller's to read, is `{"active":false}` and nothing more (§2.2). A
  * client_credentials token is described without `sub`; the caller may instead present one with the
  * `introspection` scope as a bearer token (docs/grants.md).
@@ -34,7 +35,8 @@ export async function handleIntrospection(req: Request): Promise<Response> {
     : await authenticateClient({ headers: req.headers, params, endpoint: "introspection" });
   const callerId = caller.id;
   // The caller's record is cached (get-client.ts): no statement added. null: any client's access tokens.
-  const onlyOf = caller.registeredBy === "dynamic" ? caller.id : null;
+  // A public client proves nothing but its (public) client_id: it too is told only about its own tokens.
+  const onlyOf = caller.registeredBy === "dynamic" || caller.isPublic ? caller.id : null;
   const token = requiredParam(params, "token");
   const found = await findAnyToken({ token, hint: params.get("token_type_hint") });
   // A client_credentials token (its own table) is looked for last: the two reads above are unchanged.

@@ -120,4 +120,16 @@ describe("introspection (RFC 7662)", () => {
     expect((await introspect(resourceServer, { token: t.access_token })).body).toMatchObject({ active: true,
       client_id: selfRegistered.id, sub: payload.sub });
   });
+
+  it("tells a public client (client_id alone, which anyone can send) nothing about another client's token", async () => {
+    const publicClient = await createTestClient({ isPublic: true });
+    const other = await createTestClient();
+    const theirs = await obtainTokens(baseUrl, other, await createTestSubscriber(), { scope: SCOPE });
+    const res = await fetch(`${baseUrl}/introspect`, { method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: publicClient.id, token: theirs.access_token }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ active: false });
+    expect((await introspect(other, { token: theirs.access_token })).body).toMatchObject({ active: true });
+  });
 });
