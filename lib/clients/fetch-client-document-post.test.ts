@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientDocumentError, ClientUrlRefusedError, fetchClientDocument } from "./fetch-client-document";
 
 /** The POST mode (back-channel logout of dynamically registered clients) against a local server. */
-interface Seen { method: string | undefined; path: string; contentType: string | undefined; cacheControl: string | undefined;
-  body: string }
+interface Seen {
+  method: string | undefined; path: string; contentType: string | undefined; cacheControl: string | undefined;
+  body: string;
+}
 const seen: Seen[] = [];
 let server: http.Server;
 let base: string;

@@ -49,8 +49,8 @@ async function queued(status?: number, sendTo?: string) {
   const uri = `${receiverBase}${path}`;
   await setClientLogout({ clientId: client.id, changes: { backchannel_logout_uri: uri } });
   const id = randomToken(16);
-  await db.logoutNotification.create({ data: { id, clientId: client.id, uri: sendTo ?? uri, sub: "s", sid: null, reason: "logout",
-    attempts: 0, nextAttemptAt: new Date() } });
+  await db.logoutNotification.create({ data: { id, clientId: client.id, uri: sendTo ?? uri, sub: "s", sid: null,
+    reason: "logout", attempts: 0, nextAttemptAt: new Date() } });
   return { id, path, clientId: client.id };
 }
 const row = (id: string) => db.logoutNotification.findUniqueOrThrow({ where: { id } });
