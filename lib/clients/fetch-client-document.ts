@@ -5,21 +5,36 @@ import { BlockList, isIP } from "node:net";
 import { config } from "../config";
 
 /**
- * Fetches a document at a URL a client registered or sent (its `jwks_uri`, a `request_uri` by reference), as
- * an attacker would want it not to be fetched (docs/client-authentication.md "Fetching jwks_uri"):
+ * Fetches a document at a URL a client registered or sent (its `jwks_uri`, a `request_uri` by reference), or
+ * POSTs to one (`method: "POST"`: the back-channel logout of a dynamically registered client), as an attacker
+ * would want it not to be fetched (docs/client-authentication.md "Fetching jwks_uri"):
  * - https only; http only to a loopback address, and only when ALLOW_LOOPBACK_CLIENT_URLS=true
  *   (development and tests);
  * - the host is resolved first and every address it resolves to must be public (not loopback, private,
  *   link-local, unique-local, carrier-grade NAT, multicast, documentation or reserved); with
  *   ALLOW_LOOPBACK_CLIENT_URLS=true loopback addresses are allowed too, nothing else private. The connection
  *   goes to the address that was checked (no second lookup, so DNS rebinding cannot swap it);
- * - no redirects (a 3xx is a failure), 200 only;
+ * - no redirects (a 3xx is a failure), 200 only (POST: any 2xx);
  * - at most `maxBytes` (64 KiB) of body, and the whole exchange within `timeoutMs` (5 s).
- * Failures throw ClientDocumentError with a description fit for an error_description.
+ * Failures throw ClientDocumentError with a description fit for an error_description; ClientUrlRefusedError
+ * (a subclass) when the URL itself may not be used (its form or its host's addresses), which retrying cannot
+ * mend while it stays so.
  */
-export class ClientDocumentError extends Error {}
+export class ClientDocumentError extends Error {
+  /** The HTTP status, when the failure came after the server answered (a non-2xx status, too large a body). */
+  readonly status?: number;
+  constructor(message: string, status?: number) {
+    super(message);
+    if (status !== undefined) this.status = status;
+  }
+}
+
+/** The URL is refused before any connection: not https, credentials, or a private, loopback or reserved host. */
+export class ClientUrlRefusedError extends ClientDocumentError {}
 
 export interface ClientDocument {
+  /** 200 for a GET; the 2xx answered for a POST. */
+  status: number;
   body: string;
   /** The response's caching headers, as sent. */
   cacheControl: string | null;
@@ -33,6 +48,10 @@ export interface FetchLimits {
   accept?: string;
   /** Loopback addresses allowed (default: ALLOW_LOOPBACK_CLIENT_URLS). */
   allowLoopback?: boolean;
+  /** Default GET. POST sends `body` with `contentType` (and `Cache-Control: no-store`); any 2xx succeeds. */
+  method?: "GET" | "POST";
+  body?: string;
+  contentType?: string;
 }
 
 export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
@@ -74,11 +93,11 @@ function checkUrl(raw: string, allowLoopback: boolean): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ClientDocumentError("the URL is not valid");
+    throw new ClientUrlRefusedError("the URL is not valid");
   }
-  if (url.username || url.password) throw new ClientDocumentError("the URL must not carry credentials");
-  if (url.protocol === "http:" && !allowLoopback) throw new ClientDocumentError("the URL must use https");
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ClientDocumentError("the URL must use https");
+  if (url.username || url.password) throw new ClientUrlRefusedError("the URL must not carry credentials");
+  if (url.protocol === "http:" && !allowLoopback) throw new ClientUrlRefusedError("the URL must use https");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ClientUrlRefusedError("the URL must use https");
   return url;
 }
 
@@ -95,20 +114,28 @@ async function resolveAllowed(url: URL, allowLoopback: boolean): Promise<{ addre
   if (addresses.length === 0) throw new ClientDocumentError(`the host ${host.slice(0, 100)} does not resolve`);
   for (const a of addresses) {
     if (!isAllowedAddress(a.address, allowLoopback)) {
-      throw new ClientDocumentError("the URL's host is a private, loopback or reserved address");
+      throw new ClientUrlRefusedError("the URL's host is a private, loopback or reserved address");
     }
     if (url.protocol === "http:" && !isLoopback(a.address)) {
-      throw new ClientDocumentError("the URL must use https (http only to a loopback address)");
+      throw new ClientUrlRefusedError("the URL must use https (http only to a loopback address)");
     }
   }
   return { address: addresses[0]!.address, family: addresses[0]!.family as 4 | 6 };
 }
 
-/** GETs the URL under the rules above and returns its body (UTF-8) and caching headers. */
+/**
+ * GETs (or POSTs to) the URL under the rules above and returns the status, body (UTF-8) and caching headers.
+ */
 export async function fetchClientDocument(raw: string, limits: FetchLimits = {}): Promise<ClientDocument> {
   const timeoutMs = limits.timeoutMs ?? CLIENT_DOCUMENT_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? CLIENT_DOCUMENT_MAX_BYTES;
   const allowLoopback = limits.allowLoopback ?? config().ALLOW_LOOPBACK_CLIENT_URLS;
+  const post = limits.method === "POST";
+  const payload = post ? Buffer.from(limits.body ?? "", "utf8") : null;
+  const headers: Record<string, string> = payload
+    ? { "content-type": limits.contentType ?? "application/x-www-form-urlencoded", "cache-control": "no-store",
+      "content-length": String(payload.length), ...(limits.accept ? { accept: limits.accept } : {}) }
+    : { accept: limits.accept ?? "application/json" };
   const url = checkUrl(raw, allowLoopback);
   const deadline = AbortSignal.timeout(timeoutMs);
   const target = await Promise.race([
@@ -118,8 +145,8 @@ export async function fetchClientDocument(raw: string, limits: FetchLimits = {})
   return new Promise<ClientDocument>((resolve, reject) => {
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, {
-      method: "GET",
-      headers: { accept: limits.accept ?? "application/json", "user-agent": "operator-identity-service" },
+      method: post ? "POST" : "GET",
+      headers: { ...headers, "user-agent": "operator-identity-service" },
       // The checked address, never a second lookup (DNS rebinding); TLS still verifies the host name.
       lookup: (_host, options, cb) => {
         if ((options as { all?: boolean }).all) cb(null, [{ address: target.address, family: target.family }]);
@@ -128,15 +155,15 @@ export async function fetchClientDocument(raw: string, limits: FetchLimits = {})
       agent: false,
     }, (res) => {
       const status = res.statusCode ?? 0;
-      if (status !== 200) {
+      if (post ? status < 200 || status >= 300 : status !== 200) {
         res.destroy();
         return reject(new ClientDocumentError(status >= 300 && status < 400
-          ? "the URL redirects; redirects are not followed" : `the URL answered HTTP ${status}`));
+          ? "the URL redirects; redirects are not followed" : `the URL answered HTTP ${status}`, status));
       }
       const length = Number(res.headers["content-length"]);
       if (Number.isFinite(length) && length > maxBytes) {
         res.destroy();
-        return reject(tooBig(maxBytes));
+        return reject(tooBig(maxBytes, status));
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -144,12 +171,13 @@ export async function fetchClientDocument(raw: string, limits: FetchLimits = {})
         size += chunk.length;
         if (size > maxBytes) {
           res.destroy();
-          reject(tooBig(maxBytes));
+          reject(tooBig(maxBytes, status));
         } else chunks.push(chunk);
       });
       res.on("error", () => reject(new ClientDocumentError("reading the URL failed")));
       res.on("close", () => reject(new ClientDocumentError("the connection closed before the end of the document")));
       res.on("end", () => resolve({
+        status,
         body: Buffer.concat(chunks).toString("utf8"),
         cacheControl: header(res.headers["cache-control"]),
         expires: header(res.headers.expires),
@@ -164,10 +192,11 @@ export async function fetchClientDocument(raw: string, limits: FetchLimits = {})
     req.on("close", () => deadline.removeEventListener("abort", onAbort));
     req.on("error", (err) => reject(deadline.aborted ? timedOut()
       : new ClientDocumentError(`the URL could not be fetched (${(err as NodeJS.ErrnoException).code ?? "error"})`)));
-    req.end();
+    req.end(payload ?? undefined);
   });
 }
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : (v ?? null));
 const timedOut = () => new ClientDocumentError("the URL did not answer in time");
-const tooBig = (max: number) => new ClientDocumentError(`the document is larger than ${max / 1024} KiB`);
+const tooBig = (max: number, status: number) =>
+  new ClientDocumentError(`the document is larger than ${max / 1024} KiB`, status);

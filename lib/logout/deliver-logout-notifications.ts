@@ -1,3 +1,5 @@
+import { ClientDocumentError, ClientUrlRefusedError, fetchClientDocument } from "../clients/fetch-client-document";
+import { getClient } from "../clients/get-client";
 import { db } from "../db";
 import { logger } from "../log";
 import { signLogoutToken } from "./logout-token";
@@ -10,6 +12,8 @@ export const FIRST_RETRY_MS = 5_000;
 const LEASE_MS = 30_000;
 /** Time allowed for one POST to a relying party. */
 const TIMEOUT_MS = 5_000;
+/** How much of a relying party's answer is read (its body is not used). */
+const ANSWER_MAX_BYTES = 16 * 1024;
 /** Notifications sent per run (each run is one query, then the due ones in parallel). */
 const BATCH = 20;
 
@@ -25,6 +29,12 @@ export function retryDelay(attempt: number): number {
  * 408/429): given up at once. Otherwise retried after retryDelay, up to MAX_ATTEMPTS. Each
  * notification is claimed first with one conditional UPDATE (attempts counted, a lease set), so
  * several instances never send the same attempt twice. Returns how many were attempted.
+ *
+ * Server-side request forgery: a dynamically registered client (or one no longer found) is POSTed to through
+ * fetchClientDocument, which resolves the host at send time, refuses a private, loopback or reserved address
+ * (loopback only with ALLOW_LOOPBACK_CLIENT_URLS) and connects to the address it checked; a refused URL is
+ * given up at once, with the reason in `lastError`. A client the operator registered (admin CLI) is trusted
+ * with its URI, which may name an internal relying party: it is POSTed to with fetch, as before.
  */
 export async function deliverDueLogoutNotifications({ now = new Date() }: { now?: Date } = {}): Promise<number> {
   const due = await db.logoutNotification.findMany({
@@ -59,19 +69,46 @@ export async function deliverDueLogoutNotifications({ now = new Date() }: { now?
 
 type Outcome = { delivered: true; status?: number } | { delivered: false; final: boolean; status?: number; error: string };
 
+/** The outcome of an answer with this HTTP status: 2xx delivered; 4xx but 408/429 final; otherwise retried. */
+function byStatus(status: number): Outcome {
+  if (status >= 200 && status < 300) return { delivered: true, status };
+  const final = status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return { delivered: false, final, status, error: `HTTP ${status}` };
+}
+
 async function send(row: { id: string; clientId: string; uri: string; sub: string; sid: string | null }): Promise<Outcome> {
   try {
     const token = await signLogoutToken({ clientId: row.clientId, sub: row.sub, sid: row.sid, jti: row.id });
+    const body = new URLSearchParams({ logout_token: token }).toString();
+    const client = await getClient({ clientId: row.clientId });
+    if (client?.registeredBy !== "admin") return await sendGuarded(row.uri, body);
     const res = await fetch(row.uri, {
       method: "POST", redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS),
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Cache-Control": "no-store" },
-      body: new URLSearchParams({ logout_token: token }).toString(),
+      body,
     });
     await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { delivered: true, status: res.status };
-    const final = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
-    return { delivered: false, final, status: res.status, error: `HTTP ${res.status}` };
+    return byStatus(res.status);
   } catch (err) {
+    return { delivered: false, final: false, error: err instanceof Error ? err.name + ": " + err.message : "error" };
+  }
+}
+
+/**
+ * The POST for a client that registered itself: the client-URL rules of fetchClientDocument (https, the host
+ * resolved now and every address public, the connection pinned to it, no redirects, 5 s, a bounded answer).
+ */
+async function sendGuarded(uri: string, body: string): Promise<Outcome> {
+  try {
+    const res = await fetchClientDocument(uri, { method: "POST", body, contentType: "application/x-www-form-urlencoded",
+      timeoutMs: TIMEOUT_MS, maxBytes: ANSWER_MAX_BYTES });
+    return byStatus(res.status);
+  } catch (err) {
+    if (err instanceof ClientUrlRefusedError) {
+      return { delivered: false, final: true, error: `refused: ${err.message} (server-side request forgery guard)` };
+    }
+    // An answer too large to read to its end still carries the relying party's status.
+    if (err instanceof ClientDocumentError && err.status !== undefined) return byStatus(err.status);
     return { delivered: false, final: false, error: err instanceof Error ? err.name + ": " + err.message : "error" };
   }
 }
