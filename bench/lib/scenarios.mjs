@@ -125,6 +125,34 @@ async function resourceWithDpop(http, t, accessToken, key) {
   if (typeof body.phone_number !== "string") throw new Error(`premiuminfo: no phone_number in ${res.text().slice(0, 200)}`);
 }
 
+/**
+ * A full-flow scenario: authorize → token → premium info for `client(t)` (a secret client authenticates with
+ * Basic, the key client with an assertion: tokenRequest), with DPoP proofs at the token endpoint and premium
+ * info when `dpop` (each worker's key made in the untimed set-up).
+ */
+function fullFlow({ title, client, tag, dpop = false }) {
+  return {
+    title, unit: "flows/s", signatures: 1, steps: ["authorize", "token", "premiuminfo"],
+    async setup(http, t, w) {
+      if (dpop) w.dpop = dpopKey();
+      if (w.index === 0) await authorizeForSetup(http, t, { client: client(t), scope: t.flowScope, state: tag, nonce: tag });
+    },
+    async iterate(http, t, w, times) {
+      const n = `${w.tag}-${w.n++}`;
+      let t0 = performance.now();
+      const code = await authorize(http, t, { client: client(t), scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
+      let t1 = performance.now();
+      times.push(t1 - t0);
+      const tokens = dpop ? await redeemWithDpop(http, t, client(t), code, w.dpop) : await redeem(http, t, client(t), code);
+      t0 = performance.now();
+      times.push(t0 - t1);
+      if (dpop) await resourceWithDpop(http, t, tokens.access_token, w.dpop);
+      else await resource(http, t, tokens.access_token);
+      times.push(performance.now() - t0);
+    },
+  };
+}
+
 let runId = 0;
 
 /**
@@ -132,84 +160,19 @@ let runId = 0;
  * for each worker; `iterate` does one iteration and pushes each step's milliseconds into `times`.
  */
 export const SCENARIOS = {
-  flow: {
-    title: "Full flow (authorize → token → premium info)", unit: "flows/s", signatures: 1,
-    steps: ["authorize", "token", "premiuminfo"],
-    async setup(http, t, w) {
-      if (w.index === 0) await authorizeForSetup(http, t, { client: t.client, scope: t.flowScope, state: "f", nonce: "f" });
-    },
-    async iterate(http, t, w, times) {
-      const n = `${w.tag}-${w.n++}`;
-      let t0 = performance.now();
-      const code = await authorize(http, t, { client: t.client, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
-      let t1 = performance.now();
-      times.push(t1 - t0);
-      const tokens = await redeem(http, t, t.client, code);
-      t0 = performance.now();
-      times.push(t0 - t1);
-      await resource(http, t, tokens.access_token);
-      times.push(performance.now() - t0);
-    },
-  },
-  flowDpop: {
-    title: "Full flow with DPoP (authorize → token with an ES256 proof → premium info with a proof)", unit: "flows/s",
-    signatures: 1, steps: ["authorize", "token", "premiuminfo"],
-    async setup(http, t, w) {
-      w.dpop = dpopKey();
-      if (w.index === 0) await authorizeForSetup(http, t, { client: t.client, scope: t.flowScope, state: "fd", nonce: "fd" });
-    },
-    async iterate(http, t, w, times) {
-      const n = `${w.tag}-${w.n++}`;
-      let t0 = performance.now();
-      const code = await authorize(http, t, { client: t.client, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
-      let t1 = performance.now();
-      times.push(t1 - t0);
-      const tokens = await redeemWithDpop(http, t, t.client, code, w.dpop);
-      t0 = performance.now();
-      times.push(t0 - t1);
-      await resourceWithDpop(http, t, tokens.access_token, w.dpop);
-      times.push(performance.now() - t0);
-    },
-  },
-  flowKey: {
+  flow: fullFlow({ title: "Full flow (authorize → token → premium info)", client: (t) => t.client, tag: "f" }),
+  flowDpop: fullFlow({
+    title: "Full flow with DPoP (authorize → token with an ES256 proof → premium info with a proof)",
+    client: (t) => t.client, tag: "fd", dpop: true,
+  }),
+  flowKey: fullFlow({
     title: "Full flow, private_key_jwt client (authorize → token with an ES256 client assertion → premium info)",
-    unit: "flows/s", signatures: 1, steps: ["authorize", "token", "premiuminfo"],
-    async setup(http, t, w) {
-      if (w.index === 0) await authorizeForSetup(http, t, { client: t.keyClient, scope: t.flowScope, state: "fk", nonce: "fk" });
-    },
-    async iterate(http, t, w, times) {
-      const n = `${w.tag}-${w.n++}`;
-      let t0 = performance.now();
-      const code = await authorize(http, t, { client: t.keyClient, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
-      let t1 = performance.now();
-      times.push(t1 - t0);
-      const tokens = await redeem(http, t, t.keyClient, code);
-      t0 = performance.now();
-      times.push(t0 - t1);
-      await resource(http, t, tokens.access_token);
-      times.push(performance.now() - t0);
-    },
-  },
-  flowKeyDpop: {
+    client: (t) => t.keyClient, tag: "fk",
+  }),
+  flowKeyDpop: fullFlow({
     title: "Full flow, private_key_jwt client with DPoP (token with an assertion and a proof → premium info with a proof)",
-    unit: "flows/s", signatures: 1, steps: ["authorize", "token", "premiuminfo"],
-    async setup(http, t, w) {
-      w.dpop = dpopKey();
-      if (w.index === 0) await authorizeForSetup(http, t, { client: t.keyClient, scope: t.flowScope, state: "fkd", nonce: "fkd" });
-    },
-    async iterate(http, t, w, times) {
-      const n = `${w.tag}-${w.n++}`;
-      let t0 = performance.now();
-      const code = await authorize(http, t, { client: t.keyClient, scope: t.flowScope, state: `s${n}`, nonce: `n${n}` });
-      let t1 = performance.now();
-      times.push(t1 - t0);
-      const tokens = await redeemWithDpop(http, t, t.keyClient, code, w.dpop);
-      t0 = performance.now();
-      times.push(t0 - t1);
-      await resourceWithDpop(http, t, tokens.access_token, w.dpop);
-      times.push(performance.now() - t0);
-    },
-  },
+    client: (t) => t.keyClient, tag: "fkd", dpop: true,
+  }),
   refresh: {
     title: "Refresh-token grant (rotating, one chain per worker)", unit: "grants/s", signatures: 1, steps: ["refresh"],
     async setup(http, t, w, shared) {

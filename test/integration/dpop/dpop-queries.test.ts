@@ -1,9 +1,7 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Prisma, PrismaClient } from "@prisma/client";
+import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { createPrismaClient } from "@/lib/db";
-import { setStatementListener } from "@/lib/store/statement-listener";
+import { recordStatements } from "@/test/support/statement-recorder";
 import { config } from "@/lib/config";
 import { sha256 } from "@/lib/crypto";
 import { getActiveKey } from "@/lib/keys/key-store";
@@ -16,20 +14,7 @@ import { basic, issueTestCode } from "@/test/support/codes";
  * test/integration/token/queries-per-request.test.ts: one replay-cache INSERT per proof, nothing else. The
  * requests go to http://op.test/…, the proofs name the issuer's URLs: `htu` is checked against ISSUER.
  */
-const statements: string[] = [];
-beforeAll(() => {
-  const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as
-    unknown as PrismaClient<Prisma.PrismaClientOptions, "query">;
-  prisma.$on("query", (e) => statements.push(e.query));
-  setStatementListener((sql) => statements.push(sql));
-  (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
-});
-
-async function measure(run: () => Promise<Response>) {
-  statements.length = 0;
-  const res = await run();
-  return { status: res.status, body: await res.json(), statements: [...statements] };
-}
+const measure = recordStatements();
 const kinds = (list: string[]) => ({
   reads: list.filter((s) => /^SELECT/i.test(s)).length,
   replay: list.filter((s) => /^INSERT INTO "UsedJwtId"/i.test(s)).length,

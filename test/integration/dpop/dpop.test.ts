@@ -10,6 +10,7 @@ import { createTestSubscriber } from "../../support/fixtures";
 import { signInAndConsent } from "../../support/browserless";
 import { basic, issueTestCode } from "../../support/codes";
 import { db } from "@/lib/db";
+import { withNonceRetry } from "../../support/dpop-nonce-retry";
 
 /**
  * DPoP (RFC 9449, docs/dpop.md) over HTTP against the test server: oauth4webapi's `DPoP(client, keyPair)`
@@ -32,15 +33,6 @@ async function registerClient({ isPublic = false, dpopBoundAccessTokens = false 
   return { id: c.id, secret: clientSecret ?? undefined, redirectUri };
 }
 
-/** Runs a request and retries once on `use_dpop_nonce`, as RFC 9449 §8 asks of clients (the handle keeps the nonce). */
-async function withNonceRetry<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (oauth.isDPoPNonceError(err)) return run();
-    throw err;
-  }
-}
 
 /** A DPoP proof made by hand, every field overridable (undefined claims are left out). */
 async function proof(key: KeyPair, claims: Record<string, unknown>, header: Record<string, unknown> = {},

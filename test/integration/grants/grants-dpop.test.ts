@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createClient } from "@/lib/clients/create-client";
 import { randomToken } from "@/lib/crypto";
 import { createTestSubscriber } from "../../support/fixtures";
+import { withNonceRetry } from "../../support/dpop-nonce-retry";
 
 /**
  * The server-to-server grants with DPoP (RFC 9449, docs/grants.md, docs/dpop.md): with a proof, a
@@ -22,15 +23,6 @@ async function discover() {
   return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
 }
 
-/** Runs a request and retries once on `use_dpop_nonce`, as RFC 9449 §8 asks (the DPoP handle keeps the nonce). */
-async function withNonceRetry<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (oauth.isDPoPNonceError(err)) return run();
-    throw err;
-  }
-}
 
 describe("server-to-server grants bound with DPoP", () => {
   it("client_credentials: a proof binds the token; introspection with it needs the DPoP scheme and a proof", async () => {

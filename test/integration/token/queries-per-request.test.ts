@@ -1,7 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Prisma, PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "@/lib/db";
-import { setStatementListener } from "@/lib/store/statement-listener";
+import { describe, expect, it } from "vitest";
+import { recordStatements } from "@/test/support/statement-recorder";
 import { config } from "@/lib/config";
 import { getActiveKey } from "@/lib/keys/key-store";
 import { createTestClient, createTestSubscriber } from "@/test/support/fixtures";
@@ -11,22 +9,7 @@ import { basic, issueTestCode } from "@/test/support/codes";
  * Counts the SQL statements each hot-path handler runs, in-process against the test database,
  * through a Prisma client that reports its queries (installed where lib/db.ts looks for it).
  */
-const statements: string[] = [];
-beforeAll(() => {
-  // The SQLite or the PostgreSQL client, whichever the suite runs on, typed with its query events.
-  const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as
-    unknown as PrismaClient<Prisma.PrismaClientOptions, "query">;
-  prisma.$on("query", (e) => statements.push(e.query));
-  // The hot-path statements go through lib/store's prepared statements, which report themselves.
-  setStatementListener((sql) => statements.push(sql));
-  (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
-});
-
-async function measure(run: () => Promise<Response>) {
-  statements.length = 0;
-  const res = await run();
-  return { status: res.status, body: await res.json(), statements: [...statements] };
-}
+const measure = recordStatements();
 const tokenRequest = (c: { id: string; secret?: string; redirectUri: string }, body: Record<string, string>) =>
   new Request("http://op.test/token", { method: "POST", body: new URLSearchParams(body),
     headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic(c.id, c.secret!) } });
