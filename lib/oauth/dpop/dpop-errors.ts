@@ -1,8 +1,12 @@
+import { CLIENT_KEY_ALGS } from "../../clients/client-security";
 import { OAuthError } from "../errors";
 import { currentDpopNonce } from "./dpop-nonce";
 
-/** The proof algorithms we verify (RFC 9449 §5.1 `dpop_signing_alg_values_supported`). */
-export const DPOP_SIGNING_ALGS = ["RS256", "PS256", "ES256"] as const;
+/**
+ * The proof algorithms we verify (RFC 9449 §5.1 `dpop_signing_alg_values_supported`): the asymmetric ones
+ * accepted from clients everywhere else (client assertions, request objects).
+ */
+export const DPOP_SIGNING_ALGS = CLIENT_KEY_ALGS;
 
 /** Where a proof is checked: the token endpoint answers 400 (RFC 9449 §5), a resource 401 + challenge (§7.1). */
 export type DpopPlace = "token" | "resource";

@@ -10,6 +10,22 @@ export type TokenScheme = "bearer" | "dpop";
 const BODY_TYPES = new Set(["application/x-www-form-urlencoded", "application/json"]);
 
 /**
+ * The access token in an `Authorization` header value: `Bearer` (RFC 6750 §2.1) or `DPoP` (RFC 9449 §7.1);
+ * `malformed` when the scheme is one of those but the rest is not a token; null for any other header.
+ */
+export function authorizationToken(value: string | null): { token: string; scheme: TokenScheme } | "malformed" | null {
+  if (value && /^Bearer(\s|$)/i.test(value)) {
+    const m = BEARER.exec(value);
+    return m ? { token: m[1]!, scheme: "bearer" } : "malformed";
+  }
+  if (value && /^DPoP(\s|$)/i.test(value)) {
+    const m = DPOP.exec(value);
+    return m ? { token: m[1]!, scheme: "dpop" } : "malformed";
+  }
+  return null;
+}
+
+/**
  * Reads the access token of a protected-resource request (RFC 6750 §2): `Authorization: Bearer`,
  * a POST body `access_token` (form, or the interface's JSON), or one of the query parameters
  * `queryNames` (the interface's `?token=`), or `Authorization: DPoP` (RFC 9449 §7.1, reported as `scheme`).
@@ -23,16 +39,14 @@ export async function readBearerToken(req: Request, { queryNames = [] as string[
   const found: string[] = [];
   let scheme: TokenScheme = "bearer";
   const authorization = req.headers.get("authorization");
-  if (authorization && /^Bearer(\s|$)/i.test(authorization)) {
-    const m = BEARER.exec(authorization);
-    if (!m) throw new InvalidRequest("malformed Bearer authorization header");
-    found.push(m[1]!);
-  } else if (authorization && /^DPoP(\s|$)/i.test(authorization)) {
+  const header = authorizationToken(authorization);
+  if (header === "malformed") {
     // RFC 9449 §7.1: a DPoP-bound token, with its proof in the DPoP header (lib/oauth/resource/check-token-binding.ts).
-    const m = DPOP.exec(authorization);
-    if (!m) throw new InvalidRequest("malformed DPoP authorization header");
-    found.push(m[1]!);
-    scheme = "dpop";
+    throw new InvalidRequest(`malformed ${/^DPoP/i.test(authorization!) ? "DPoP" : "Bearer"} authorization header`);
+  }
+  if (header) {
+    found.push(header.token);
+    scheme = header.scheme;
   }
   const query = queryParams(req.url);
   for (const name of queryNames) {

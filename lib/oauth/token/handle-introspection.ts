@@ -10,6 +10,7 @@ import { isSubscriberActive } from "../../tokens/is-subscriber-active";
 import { isAccessTokenActive, isRefreshTokenActive } from "../../tokens/is-token-active";
 import { InvalidToken } from "../errors";
 import { bearerChallenge } from "../resource/bearer-challenge";
+import { authorizationToken } from "../resource/read-bearer-token";
 import { requiredParam } from "./required-param";
 import { PATHS } from "../../http/endpoints";
 import { checkDpopProof } from "../dpop/check-dpop-proof";
@@ -29,9 +30,9 @@ const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
  */
 export async function handleIntrospection(req: Request): Promise<Response> {
   const params = await bodyParams(req);
-  const bearer = ACCESS_TOKEN.exec(req.headers.get("authorization") ?? "");
-  const caller = bearer
-    ? await bearerCaller(req.headers, bearer[2]!, bearer[1]!.toLowerCase() === "dpop")
+  const presented = authorizationToken(req.headers.get("authorization"));
+  const caller = presented && presented !== "malformed"
+    ? await bearerCaller(req.headers, presented.token, presented.scheme === "dpop")
     : await authenticateClient({ headers: req.headers, params, endpoint: "introspection" });
   const callerId = caller.id;
   // The caller's record is cached (get-client.ts): no statement added. null: any client's access tokens.
@@ -45,8 +46,6 @@ export async function handleIntrospection(req: Request): Promise<Response> {
     : await activeClientTokenClaims(token, onlyOf);
   return json(body ?? { active: false }, { noStore: true });
 }
-
-const ACCESS_TOKEN = /^(Bearer|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
 /**
  * RFC 7662 §2.1 allows "a separate OAuth 2.0 access token" instead of client authentication: a client_credentials
