@@ -177,6 +177,11 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
+  // OpenID Connect CIBA (docs/ciba.md): an auth_req_id's lifetime without `requested_expiry`, the most a client may
+  // ask, and the minimum seconds between two polls (`interval`).
+  CIBA_DEFAULT_EXPIRY: seconds(300, 1800),
+  CIBA_MAX_EXPIRY: seconds(600, 3600),
+  CIBA_POLL_INTERVAL: z.coerce.number().int().min(1).max(60).default(5),
   // Dynamic client registration (RFC 7591, docs/registration.md): without an initial access token only when
   // open; requests per client address (an IPv6 /64) per 15 minutes at /register and /register/{client_id}.
   // (Whether its server-fetched URIs may point at loopback: ALLOW_LOOPBACK_CLIENT_URLS.)

@@ -1,5 +1,6 @@
 import type { LeanPath } from "../lib/http/endpoints";
 import * as authorize from "../app/authorize/route";
+import * as bcAuthorize from "../app/bc-authorize/route";
 import * as discovery from "../app/.well-known/openid-configuration/route";
 import * as health from "../app/api/health/route";
 import * as introspect from "../app/introspect/route";
@@ -28,6 +29,7 @@ const modules: Record<LeanPath, Partial<Record<"GET" | "POST", RouteHandler>>> =
   "/revoke": revoke,
   "/introspect": introspect,
   "/par": par,
+  "/bc-authorize": bcAuthorize,
   "/api/health": health,
 };
 

@@ -142,7 +142,7 @@ test("prompt=mobile that expires before the phone answers sends access_denied", 
   const row = await db.deviceRequest.findFirstOrThrow({ where: { subscriberId: s.id } });
   const past = new Date(Date.now() - 1000);
   await db.deviceRequest.update({ where: { id: row.id }, data: { expiresAt: past } });
-  await db.authorizationRequest.update({ where: { id: row.authorizationRequestId }, data: { expiresAt: past } });
+  await db.authorizationRequest.update({ where: { id: row.authorizationRequestId! }, data: { expiresAt: past } });
   const params = await expectCallback(laptop, req.state);
   expect(params.get("error")).toBe("access_denied");
   expect(params.get("error_description")).toContain("expired");

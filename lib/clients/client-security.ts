@@ -19,6 +19,7 @@ export const CLIENT_KEY_ALGS = ["RS256", "PS256", "ES256"] as const;
 /** Grant types a client may be allowed (the token endpoint's GRANTS decide which exist). */
 export const CLIENT_GRANT_TYPES = [
   "authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer",
+  "urn:openid:params:grant-type:ciba",
 ] as const;
 export type ClientGrantType = (typeof CLIENT_GRANT_TYPES)[number];
 export const DEFAULT_GRANT_TYPES: ClientGrantType[] = ["authorization_code", "refresh_token"];

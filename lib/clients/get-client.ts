@@ -34,6 +34,14 @@ export interface RegisteredClient {
   clientCredentialsScopes: string[];
   consentFreeScopes: string[];
   registeredBy: "admin" | "dynamic";
+  // OpenID Connect CIBA (lib/ciba, docs/ciba.md)
+  /** How the client receives CIBA results: poll (the default), ping or push. */
+  backchannelTokenDeliveryMode: "poll" | "ping" | "push";
+  /** Where ping and push notifications go (https). */
+  backchannelClientNotificationEndpoint: string | null;
+  /** Set: the client's backchannel authentication requests must be signed request objects with this algorithm. */
+  backchannelAuthRequestSigningAlg: string | null;
+  backchannelUserCodeParameter: boolean;
 }
 
 const words = (value: string) => value.split(" ").filter(Boolean);
@@ -66,6 +74,11 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     clientCredentialsScopes: words(row.clientCredentialsScopes),
     consentFreeScopes: words(row.consentFreeScopes),
     registeredBy: row.registeredBy === "dynamic" ? "dynamic" : "admin",
+    backchannelTokenDeliveryMode: row.backchannelTokenDeliveryMode === "ping" || row.backchannelTokenDeliveryMode === "push"
+      ? row.backchannelTokenDeliveryMode : "poll",
+    backchannelClientNotificationEndpoint: row.backchannelClientNotificationEndpoint,
+    backchannelAuthRequestSigningAlg: row.backchannelAuthRequestSigningAlg,
+    backchannelUserCodeParameter: row.backchannelUserCodeParameter,
   };
 }
 

@@ -33,6 +33,9 @@ export const ENDPOINTS = {
   introspection: { path: "/introspect", kind: "api", metadata: "introspection_endpoint", lean: true },
   /** RFC 9126 pushed authorization requests (lib/oauth/par/handle-pushed-request.ts). */
   pushedAuthorization: { path: "/par", kind: "api", metadata: "pushed_authorization_request_endpoint", lean: true },
+  /** OpenID Connect CIBA Core 1.0 §7 (lib/ciba/handle-backchannel-authentication.ts, docs/ciba.md). */
+  backchannelAuthentication: { path: "/bc-authorize", kind: "api", metadata: "backchannel_authentication_endpoint",
+    lean: true },
   endSession: { path: "/logout", kind: "api", metadata: "end_session_endpoint" },
   /** OIDC Session Management 1.0 §3.3 (lib/oauth/logout/check-session-iframe.ts). */
   checkSession: { path: "/logout/check-session", kind: "api", metadata: "check_session_iframe" },

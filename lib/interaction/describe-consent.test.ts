@@ -9,7 +9,7 @@ import { ATTRIBUTE_GROUPS, describeConsent, sharedAttributes, VERIFIED_FLAGS } f
 function subscriber(attributes: Partial<Subscriber> = {}): Subscriber {
   return {
     id: "s1", msisdn: "447700900123", status: "active", pinHash: "scrypt$secret", failedPinAttempts: 0, lockoutCount: 0,
-    lockedUntil: null, title: null, givenName: null, middleName: null, familyName: null, preferredUsername: null,
+    lockedUntil: null, userCodeHash: null, title: null, givenName: null, middleName: null, familyName: null, preferredUsername: null,
     gender: null, birthDate: null, locale: null, picture: null, website: null, email: null, emailVerified: false,
     phoneNumberAlternative: null, streetAddress: null, city: null, state: null, postalCode: null, country: null,
     nationalIdentifier: null, createdAt: new Date(0), updatedAt: new Date(0), ...attributes,

@@ -58,7 +58,7 @@ describe("describeConsent", () => {
     const scopes = ["openid", "mc_identity_phonenumber", "mc_identity_nationalid", "phone", "email"];
     const subscriber = {
       id: "s1", msisdn: "447700900123", status: "active", pinHash: null, failedPinAttempts: 0, lockoutCount: 0,
-      lockedUntil: null, title: null, givenName: "Ada", middleName: null, familyName: "Lovelace", preferredUsername: null,
+      lockedUntil: null, userCodeHash: null, title: null, givenName: "Ada", middleName: null, familyName: "Lovelace", preferredUsername: null,
       gender: null, birthDate: "1815-12-10", locale: null, picture: null, website: null, email: "ada@example.test",
       emailVerified: true, phoneNumberAlternative: null, streetAddress: null, city: null, state: null, postalCode: null,
       country: null, nationalIdentifier: "QQ123456C", createdAt: new Date(0), updatedAt: new Date(0),

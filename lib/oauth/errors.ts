@@ -74,6 +74,18 @@ export const RequestNotSupported = define("request_not_supported");
 export const RequestUriNotSupported = define("request_uri_not_supported");
 export const RegistrationNotSupported = define("registration_not_supported");
 
+// OpenID Connect CIBA Core 1.0 §13 (the authentication request) and §11 (the token request), docs/ciba.md.
+// At the token endpoint every error is 400 (§11), access_denied included; at /bc-authorize access_denied is 403.
+export const UnknownUserId = define("unknown_user_id");
+export const ExpiredLoginHintToken = define("expired_login_hint_token");
+export const MissingUserCode = define("missing_user_code");
+export const InvalidUserCode = define("invalid_user_code");
+export const InvalidBindingMessage = define("invalid_binding_message");
+export const AuthorizationPending = define("authorization_pending");
+export const SlowDown = define("slow_down");
+export const ExpiredToken = define("expired_token");
+export const TokenAccessDenied = define("access_denied");
+
 /**
  * A failure of the authorization endpoint that must be shown on our own error page and never sent to a
  * redirect URI, whatever its code: the client or redirect URI cannot be trusted (RFC 6749 §4.1.2.1), the

@@ -38,6 +38,8 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
   const now = new Date();
   const request = await db.deviceRequest.findUnique({ where: { id: requestId } });
   if (!request || request.subscriberId !== device.subscriberId) return "gone";
+  const authorizationRequestId = request.authorizationRequestId;
+  if (!authorizationRequestId) return "gone";
   if (request.status !== "pending" || request.expiresAt <= now || !(request.attendedUntil && request.attendedUntil > now)) {
     return "gone";
   }
@@ -47,10 +49,10 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
   const audit = (outcome: "success" | "denied", reason: string) => recordAuditEvent({ type: "approval_answered", outcome,
     subscriberId: device.subscriberId, clientId: request.clientId, detail: { reason, acr: request.acr } });
 
-  if (decision === "reject") return end(request, where, { status: "rejected", ...answered }, "rejected", audit);
+  if (decision === "reject") return end({ ...request, authorizationRequestId }, where, { status: "rejected", ...answered }, "rejected", audit);
   const typed = (checkCode ?? "").replace(/\s/g, "").slice(0, 8);
   if (!typed) return "check_missing";
-  if (!safeEqual(typed, request.checkCode)) return end(request, where, { status: "mismatch", ...answered }, "mismatch", audit);
+  if (!safeEqual(typed, request.checkCode)) return end({ ...request, authorizationRequestId }, where, { status: "mismatch", ...answered }, "mismatch", audit);
 
   const acr = request.acr === "3" ? "3" : "2";
   if (acr === "3") {
@@ -65,7 +67,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
       where: { id: device.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
     }) === 0) throw LOCKED;
     const authz = await tx.authorizationRequest.findUnique({
-      where: { id: request.authorizationRequestId }, select: { status: true, params: true, expiresAt: true },
+      where: { id: authorizationRequestId }, select: { status: true, params: true, expiresAt: true },
     });
     // The browser may have finished another way meanwhile (code typed, cancelled): nothing to approve.
     if (authz?.status !== "pending") throw LOST;
@@ -76,7 +78,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
     });
     const mobile = isPromptMobile(authz.params);
     const moved = await tx.authorizationRequest.updateMany({
-      where: { id: request.authorizationRequestId, status: "pending" },
+      where: { id: authorizationRequestId, status: "pending" },
       data: { status: mobile ? "consented" : "authenticated", sessionId: session.id, subscriberId: device.subscriberId,
         otpHash: null, pinVerified: acr === "3" },
     });

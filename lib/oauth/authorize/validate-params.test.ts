@@ -12,6 +12,8 @@ const client: RegisteredClient = {
   authMethod: null, jwks: null, jwksUri: null, secretSealed: null, requireSignedRequestObject: false,
   requirePushedAuthorizationRequests: false, dpopBoundAccessTokens: false, grantTypes: ["authorization_code", "refresh_token"],
   clientCredentialsScopes: [], consentFreeScopes: [], registeredBy: "admin",
+  backchannelTokenDeliveryMode: "poll", backchannelClientNotificationEndpoint: null, backchannelAuthRequestSigningAlg: null,
+  backchannelUserCodeParameter: false,
 };
 const publicClient: RegisteredClient = { ...client, id: "public-1", secretHash: null, isPublic: true };
 const NOW = 1_800_000_000_000;

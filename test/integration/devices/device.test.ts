@@ -184,7 +184,7 @@ describe("prompt=mobile answered on the handset", () => {
     const { client, s, cookie, q, pending, checkCode, request } = await waitingOnHandset();
     const past = new Date(Date.now() - 1000);
     await db.deviceRequest.update({ where: { id: request.id }, data: { expiresAt: past } });
-    await db.authorizationRequest.update({ where: { id: request.authorizationRequestId }, data: { expiresAt: past } });
+    await db.authorizationRequest.update({ where: { id: request.authorizationRequestId! }, data: { expiresAt: past } });
     const description = expectErrorRedirect(await pending, client, q.state, "access_denied");
     expect(description).toContain("expired");
     expect((await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("expired");

@@ -1,0 +1,40 @@
+import type { Prisma } from "@prisma/client";
+import { randomToken } from "../crypto";
+import type { BackchannelStatus } from "./ciba";
+
+export type Settlement =
+  | { outcome: "approved"; acr: string; amr: string[] }
+  | { outcome: "denied" | "expired" };
+
+/**
+ * The one place a pending backchannel request ends (the handset's answer, the text-message link's answer, the
+ * expiry sweep), inside the caller's transaction:
+ * - one conditional UPDATE (still pending; an approval or a denial also still unexpired) decides: of two answers
+ *   racing, one wins and the other reads false;
+ * - an approval records `auth_time`, `acr` and `amr` for the tokens (the same claims as the code flow);
+ * - for a ping or push client, the notification is queued in the same transaction (the outbox,
+ *   BackchannelNotification), so an answer is never lost and never waits for the client's endpoint. The caller
+ *   wakes the delivery worker after the commit (kickBackchannelDelivery).
+ * Returns whether this call settled the request.
+ */
+export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { requestId, settlement, at }: {
+  requestId: string; settlement: Settlement; at: Date;
+}): Promise<boolean> {
+  const status: BackchannelStatus = settlement.outcome;
+  const done = await tx.backchannelRequest.updateMany({
+    where: { id: requestId, status: "pending", expiresAt: settlement.outcome === "expired" ? { lte: at } : { gt: at } },
+    data: settlement.outcome === "approved"
+      ? { status, answeredAt: at, authTime: at, acr: settlement.acr, amr: settlement.amr.join(" ") }
+      : { status, answeredAt: at },
+  });
+  if (done.count !== 1) return false;
+  const row = await tx.backchannelRequest.findUnique({ where: { id: requestId },
+    select: { clientId: true, deliveryMode: true } });
+  if (row && row.deliveryMode !== "poll") {
+    await tx.backchannelNotification.create({
+      data: { id: randomToken(16), requestId, clientId: row.clientId, kind: row.deliveryMode, nextAttemptAt: at },
+      select: { id: true },
+    });
+  }
+  return true;
+}
