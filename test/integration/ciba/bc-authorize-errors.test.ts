@@ -1,11 +1,19 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { hashSecret } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import { createTestClient, createTestSubscriber, type Subscriber } from "../../support/authorize-support";
 import { createCibaClient } from "../../support/ciba-support";
 import { enrolledDevice } from "../../support/mobile-support";
+import { getClient } from "@/lib/clients/get-client";
+import { TemporarilyUnavailable } from "@/lib/oauth/errors";
+import { createBackchannelRequest } from "@/lib/ciba/bc-authorize/create-backchannel-request";
 import { backchannelAudit, baseUrl, bcAuthorize, expectError, idTokenFor, loginHintToken } from "./bc-support";
+
+// In this test process only (the server sends its own): a text-message gateway that is down.
+vi.mock("@/lib/messaging/messaging-channel", () => ({
+  getMessagingChannel: () => ({ send: () => Promise.reject(new Error("gateway down")) }),
+}));
 
 /** POST /bc-authorize refusals: CIBA Core §13 (and RFC 6749 §5.2), each with its code and status, never a 500. */
 
@@ -198,5 +206,21 @@ describe("transport", () => {
         authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}` } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe("invalid_request");
+  });
+});
+
+describe("the text-message fallback cannot be sent", () => {
+  it("503 temporarily_unavailable with Retry-After, and no request is left pending", async () => {
+    const carol = await createTestSubscriber(); // no handset
+    const registered = (await getClient({ clientId: client.id }))!;
+    const err = await createBackchannelRequest({ client: registered,
+      subscriber: { id: carol.id, msisdn: carol.msisdn, status: "active", locale: null, userCodeHash: null },
+      request: { scopes: ["openid"], acr: "2", hint: { kind: "login_hint", value: carol.msisdn }, bindingMessage: null,
+        expiresIn: 300, notificationToken: null, userCode: undefined },
+      loginHint: carol.msisdn, ip: "127.0.0.1", userAgent: null }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TemporarilyUnavailable);
+    expect((err as InstanceType<typeof TemporarilyUnavailable>).status).toBe(503);
+    expect((err as InstanceType<typeof TemporarilyUnavailable>).headers["Retry-After"]).toBe("30");
+    expect(await db.backchannelRequest.count({ where: { subscriberId: carol.id } })).toBe(0);
   });
 });
