@@ -51,7 +51,8 @@ export interface Outbox<Row extends OutboxRow> {
   policy: RetryPolicy;
   findDue(where: DueWhere, take: number): Promise<Row[]>;
   claim(where: ClaimWhere, data: ClaimData): Promise<{ count: number }>;
-  record(id: string, data: ResultData): Promise<unknown>;
+  /** Writes an attempt's result, only while the attempt still holds the row (`attempts` as claimed). */
+  record(where: { id: string; attempts: number }, data: ResultData): Promise<unknown>;
   /** Sends the `attempt`-th attempt (1-based) of a claimed row; never throws (a failure is an Outcome). */
   send(row: Row, attempt: number): Promise<Outcome>;
   /** After a row is given up (e.g. revoke what the attempts issued). */
@@ -77,11 +78,12 @@ export async function startDue<Row extends OutboxRow>(outbox: Outbox<Row>, { now
       error: describeError(err) }));
     const at = new Date();
     if (outcome.delivered) {
-      await outbox.record(row.id, { deliveredAt: at, lastStatus: outcome.status ?? null, lastError: null });
+      await outbox.record({ id: row.id, attempts: attempt }, { deliveredAt: at, lastStatus: outcome.status ?? null,
+        lastError: null });
       return true;
     }
     const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
-    await outbox.record(row.id, {
+    await outbox.record({ id: row.id, attempts: attempt }, {
       lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
       ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
     });
