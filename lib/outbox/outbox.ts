@@ -113,10 +113,31 @@ export function describeError(err: unknown): string {
  * timeout, never the worker or any request. The timer is unref'd; a failed pass (database briefly unavailable) is
  * logged and retried at the next tick.
  */
-export function outboxWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: {
+export function outboxWorker(opts: {
   label: string; pollMs?: number; maxInFlight?: number;
   pass: (capacity: number) => Promise<Array<Promise<unknown>>>;
-}) {
+}): OutboxWorker {
+  // One worker per label and process: the server bundle (server/main.ts) and Next.js's bundles each load this module,
+  // and a kick from any of them must reach the worker instrumentation.ts started.
+  const registry = globalThis as unknown as Record<symbol, OutboxWorker | undefined>;
+  const key = Symbol.for(`outbox-worker:${opts.label}`);
+  return (registry[key] ??= createWorker(opts));
+}
+
+export interface OutboxWorker {
+  /** Starts the timer (once per process). */
+  start(): void;
+  /**
+   * Runs now when the worker runs in this process; elsewhere (the admin CLI) the queued rows wait for a server's
+   * next poll, so a short-lived process never holds up on a slow relying party.
+   */
+  kick(): void;
+}
+
+function createWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: {
+  label: string; pollMs?: number; maxInFlight?: number;
+  pass: (capacity: number) => Promise<Array<Promise<unknown>>>;
+}): OutboxWorker {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -144,16 +165,11 @@ export function outboxWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: 
       });
   }
   return {
-    /** Starts the timer (once per process). */
     start(): void {
       if (timer) return;
       timer = setInterval(run, pollMs);
       timer.unref();
     },
-    /**
-     * Runs now when the worker runs in this process; elsewhere (the admin CLI) the queued rows wait for a server's
-     * next poll, so a short-lived process never holds up on a slow relying party.
-     */
     kick(): void {
       if (timer) run();
     },
