@@ -10,6 +10,7 @@ export type AuditType =
   | "token_issued" | "token_revoked" | "client_auth_throttled"
   | "approval_requested" | "approval_answered"
   | "device_removed"
+  | "user_code_changed" // the subscriber set or removed their CIBA user code (lib/ciba/set-user-code.ts)
   | `admin_${string}`;
 
 export type AuditOutcome = "success" | "failure" | "locked" | "throttled" | "denied";
