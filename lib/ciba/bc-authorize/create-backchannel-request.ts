@@ -1,6 +1,6 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { config } from "../../config";
-import { encryptAtRest } from "../../crypto";
+import { sealBackchannelSecret } from "../backchannel-secrets";
 import { db } from "../../db";
 import { logger } from "../../log";
 import { getMessagingChannel } from "../../messaging/messaging-channel";
@@ -58,8 +58,9 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
     prepare: (tx) => tx.backchannelRequest.create({
       data: { id: requestId, clientId: client.id, subscriberId: subscriber.id, scope, acr: request.acr,
         bindingMessage: request.bindingMessage, loginHint, deliveryMode: client.backchannelTokenDeliveryMode,
-        notificationToken: request.notificationToken === null ? null
-          : encryptAtRest(request.notificationToken, config().KEY_ENCRYPTION_SECRET),
+        // Ping and push name the request and authenticate to the client (lib/ciba/backchannel-secrets.ts).
+        notificationToken: request.notificationToken === null ? null : sealBackchannelSecret(request.notificationToken),
+        authReqIdSealed: request.notificationToken === null ? null : sealBackchannelSecret(authReq.value),
         channel, linkHash: sms?.linkHash ?? null, codeHash: sms?.codeHash ?? null,
         interval: config().CIBA_POLL_INTERVAL, expiresAt },
       select: { id: true },
