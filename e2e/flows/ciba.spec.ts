@@ -130,6 +130,27 @@ test("CIBA: a request nobody answers expires: expired_token, and the phone no lo
   await expect(phone.getByText("No requests waiting.")).toBeVisible();
 });
 
+test("the handset card of a backchannel request (written directly): axe-clean in English and French, PIN approval", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const client = await createCibaClient();
+  const s = await createTestSubscriber({ pin: "1357" });
+  const phone = await enrolledPhone(browser, s.msisdn);
+  const request = await pendingBackchannelRequest({ client, subscriber: s, acr: "3", bindingMessage: "LION-3",
+    scope: "openid profile" });
+  const card = requestCard(phone, client.name);
+  await expect(card).toBeVisible({ timeout: 15_000 });
+  await expect(card.locator(".binding-message")).toHaveText("LION-3");
+  await expectAccessible(phone, "ciba-card");
+  await phone.getByRole("link", { name: "Français" }).click();
+  await expect(card.getByText("Vérifiez que ceci correspond à ce qu'on vous a dit")).toBeVisible();
+  await expectAccessible(phone, "ciba-card-fr");
+  await card.getByLabel("Code PIN").fill("1357");
+  await card.getByRole("button", { name: "Approuver" }).click();
+  await expect(phone.getByRole("status")).toContainText("Approuvé");
+  expect(await db.backchannelRequest.findUniqueOrThrow({ where: { id: request.id } }))
+    .toMatchObject({ status: "approved", acr: "3", amr: "mca pin" });
+});
+
 test.describe("the text-message link of a subscriber with no registered phone", () => {
   test.use({ javaScriptEnabled: false });
 
