@@ -13,6 +13,7 @@ import { pendingBackchannelRequest } from "../../support/ciba-rows";
  * (settleBackchannelRequest) in the same transaction.
  */
 
+/** What the handset's answer form tells (approved_backchannel: "Approved. The application has been told."). */
 function resultOf(res: Response) {
   expect(res.status).toBe(303);
   return new URL(res.headers.get("location")!).searchParams.get("result");
@@ -48,7 +49,7 @@ describe("a backchannel request on the handset", () => {
 
   it("approved at level 2 without a check code: approved with acr 2 and amr mca, audited", async () => {
     const { client, subscriber, cookie, request, deviceRequestId } = await setup();
-    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve" }))).toBe("approved");
+    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve" }))).toBe("approved_backchannel");
     const row = await backchannel(request.id);
     expect(row).toMatchObject({ status: "approved", acr: "2", amr: "mca" });
     expect(row.authTime).toBeInstanceOf(Date);
@@ -68,7 +69,8 @@ describe("a backchannel request on the handset", () => {
     expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve" }))).toBe("pin_missing");
     expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve", pin: "0000" }))).toBe("pin_invalid");
     expect((await backchannel(request.id)).status).toBe("pending");
-    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve", pin: "2468" }))).toBe("approved");
+    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve", pin: "2468" })))
+      .toBe("approved_backchannel");
     expect(await backchannel(request.id)).toMatchObject({ status: "approved", acr: "3", amr: "mca pin" });
   });
 
@@ -89,7 +91,7 @@ describe("a backchannel request on the handset", () => {
 
   it("for a ping client, the approval queues the notification in the same transaction", async () => {
     const { cookie, request, deviceRequestId } = await setup({ mode: "ping" });
-    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve" }))).toBe("approved");
+    expect(resultOf(await answerOnHandset(deviceRequestId, cookie, { decision: "approve" }))).toBe("approved_backchannel");
     expect(await db.backchannelNotification.count({ where: { requestId: request.id, kind: "ping" } })).toBe(1);
   });
 
@@ -114,7 +116,7 @@ describe("a backchannel request on the handset", () => {
     const { cookie, request, deviceRequestId } = await setup({ mode: "push" });
     const results = await Promise.all([1, 2, 3].map(() => answerOnHandset(deviceRequestId, cookie, { decision: "approve" })
       .then(resultOf)));
-    expect(results.filter((r) => r === "approved")).toHaveLength(1);
+    expect(results.filter((r) => r === "approved_backchannel")).toHaveLength(1);
     expect(results.filter((r) => r === "gone")).toHaveLength(2);
     expect((await backchannel(request.id)).status).toBe("approved");
     expect(await db.backchannelNotification.count({ where: { requestId: request.id } })).toBe(1);
