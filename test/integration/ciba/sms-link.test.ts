@@ -158,4 +158,19 @@ describe("the text-message link", () => {
     await db.backchannelRequest.update({ where: { id: other.request.id }, data: { status: "denied" } });
     expect(await (await fetch(other.page)).text()).toContain("Rejected.");
   });
+
+  it("malformed posts (wrong content type, huge or odd bodies, bad tokens) end on a page, never a 5xx", async () => {
+    const { request, page } = await setup();
+    const bodies: [string, string][] = [["text/plain", "code=123456"], ["application/x-www-form-urlencoded", "x".repeat(10_000)],
+      ["application/x-www-form-urlencoded", "code=%ZZ&decision=%00"], ["application/x-www-form-urlencoded", "decision=maybe"],
+      ["application/x-www-form-urlencoded", "code[]=1&code=2"], ["multipart/form-data; boundary=x", "--x--"]];
+    for (const target of [`${page}/code`, `${page}/answer`, `${baseUrl}${SMS_LINK_PATH}/${"%E2%80%AE".repeat(4)}/answer`]) {
+      for (const [type, body] of bodies) {
+        const res = await fetch(target, { method: "POST", redirect: "manual", body,
+          headers: { "content-type": type, origin: baseUrl } });
+        expect(res.status, `${target} ${type}`).toBeLessThan(500);
+      }
+    }
+    expect((await backchannel(request.id)).status).toBe("pending");
+  });
 });
