@@ -87,6 +87,17 @@ describe("the text-message link", () => {
     expect(await backchannel(request.id)).toMatchObject({ status: "approved", acr: "3", amr: "otp sms pin" });
   });
 
+  it("at level 3 with the PIN locked: the page says so and the request stays pending", async () => {
+    const { subscriber, request, page, code } = await setup({ acr: "3" });
+    const right = await follow(await post(`${page}/code`, { code }));
+    await db.subscriber.update({ where: { id: subscriber.id }, data: { lockedUntil: new Date(Date.now() + 600_000) } });
+    const locked = await follow(await post(`${page}/answer`, { decision: "approve", pin: "2468" }, { cookie: right.cookie }),
+      right.cookie);
+    expect(locked.location).toContain("error=locked");
+    expect(locked.html).toContain("Your PIN is locked for now.");
+    expect((await backchannel(request.id)).status).toBe("pending");
+  });
+
   it("reject after the code: denied; in French", async () => {
     const { request, page, code } = await setup();
     const right = await follow(await post(`${page}/code`, { code }), "", "fr");
