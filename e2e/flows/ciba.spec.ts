@@ -44,11 +44,16 @@ async function poll(client: Client, authReqId: string) {
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
-/** Polls as a well-behaved relying party (every `interval` seconds) until the answer is not authorization_pending. */
+/**
+ * Polls as a well-behaved relying party (every `interval` seconds, 5 s more after a slow_down: CIBA Core §11) until
+ * the answer is neither authorization_pending nor slow_down.
+ */
 async function pollUntilAnswered(client: Client, authReqId: string, interval: number) {
+  let wait = interval;
   let last = await poll(client, authReqId);
-  for (let i = 0; i < 10 && last.body.error === "authorization_pending"; i++) {
-    await new Promise((r) => setTimeout(r, interval * 1000 + 100));
+  for (let i = 0; i < 10 && ["authorization_pending", "slow_down"].includes(last.body.error ?? ""); i++) {
+    if (last.body.error === "slow_down") wait += 5;
+    await new Promise((r) => setTimeout(r, wait * 1000 + 100));
     last = await poll(client, authReqId);
   }
   return last;
