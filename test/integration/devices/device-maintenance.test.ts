@@ -108,7 +108,7 @@ describe("purge of expired rows", () => {
     const purged = await purgeExpired({ batch: 3 });
     expect(purged).toEqual({ deviceRequests: 7, deviceEnrolments: 7, authorizationRequests: 7, authorizationCodes: 7,
       messages: 7, rateLimits: 7, accessTokens: 7, refreshTokens: 7, clientAccessTokens: 7,
-      usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7 });
+      usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7, backchannelRequests: 0, backchannelNotifications: 0 });
     expect(await counts()).toEqual({ deviceRequests: 4, deviceEnrolments: 3, authorizationRequests: 3, authorizationCodes: 4,
       messages: 3, rateLimits: 3, accessTokens: 3, refreshTokens: 3, auditEvents: before.auditEvents,
       clientAccessTokens: 3, usedJwtIds: 3, pushedRequests: 3, initialAccessTokens: 3 });
@@ -130,7 +130,7 @@ describe("purge of expired rows", () => {
     expect(JSON.parse(run.stdout)).toEqual({ purged: { deviceRequests: 2, deviceEnrolments: 2, authorizationRequests: 2,
       authorizationCodes: 2, messages: 2, rateLimits: 2, accessTokens: 2, refreshTokens: 2, clientAccessTokens: 2, usedJwtIds: 2,
       pushedRequests: 2,
-      initialAccessTokens: 2 } });
+      initialAccessTokens: 2, backchannelRequests: 0, backchannelNotifications: 0 } });
     const human = await admin("purge-expired");
     expect(human.stdout).toContain("deviceRequests: 0 row(s) deleted");
     expect((await counts()).auditEvents).toBeGreaterThanOrEqual(audit); // append-only; the CLI audits its own runs
