@@ -9,6 +9,7 @@ export type AuditType =
   | "consent_given" | "consent_denied" | "consent_withdrawn"
   | "token_issued" | "token_revoked" | "client_auth_throttled"
   | "approval_requested" | "approval_answered"
+  | "backchannel_requested"
   | "device_removed"
   | `admin_${string}`;
 

@@ -20,3 +20,10 @@ export const approvalsPerNumber = (): Limit =>
   ({ name: "oob-num", limit: config().APPROVAL_LIMIT_PER_NUMBER, windowSeconds: WINDOW });
 export const approvalsPerClient = (): Limit =>
   ({ name: "oob-client", limit: config().APPROVAL_LIMIT_PER_CLIENT, windowSeconds: WINDOW });
+/**
+ * CIBA (lib/ciba): a relying party's server is one requester for all its requests, so its requests to one number
+ * are counted per client and number, with the per-requester-and-number limit (and the per-number and per-client
+ * ones above, shared with the browser flows).
+ */
+export const approvalsPerClientAndNumber = (): Limit =>
+  ({ name: "oob-client-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });

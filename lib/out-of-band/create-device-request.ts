@@ -6,7 +6,9 @@ import { randomToken } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { addressSubject } from "../http/address-subject";
 import { hitRateLimits } from "../security/hit-rate-limit";
-import { approvalsPerClient, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber } from "./approval-limits";
+import {
+  approvalsPerClient, approvalsPerClientAndNumber, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber,
+} from "./approval-limits";
 import { describeOrigin } from "./describe-origin";
 import { publishDeviceEvent } from "./device-events-bus";
 
@@ -35,17 +37,34 @@ const TOO_MANY_PENDING = new Error("too many pending approval requests");
  *   authorization request of `prompt=mobile`); `replace` deletes an older handset request of the
  *   same authorization request there ("approve on your phone" again after an answer or expiry).
  * Every creation is audited with the client, the requester's IP and the coarse origin.
+ *
+ * A CIBA request (`backchannel`, lib/ciba): the relying party's server is the requester, one address for all its
+ * requests, so the limits key on the client instead of the IP (per client and number, per number, per client);
+ * `prepare` writes the BackchannelRequest row. On the handset channel the DeviceRequest carries
+ * `backchannelRequestId`, no check code (the verified binding message is the interlock), no origin (the relying
+ * party's server says nothing to the subscriber) and is attended until it expires (no browser waits). On the
+ * text-message channel no DeviceRequest is written (the subscriber answers through the link), and the pending
+ * ceilings also count the pending text-message requests.
  */
-export async function createDeviceRequest({ authorizationRequestId, numberKey, subscriberId, client, text, scope, acr,
-  expiresAt, ip, userAgent, flow, prepare, replace = false }: {
-  authorizationRequestId: string; numberKey: string; subscriberId: string | null;
+export async function createDeviceRequest({ authorizationRequestId, backchannel, numberKey, subscriberId, client,
+  text, scope, acr, expiresAt, ip, userAgent, flow, prepare, replace = false }: {
+  numberKey: string; subscriberId: string | null;
   client: { id: string; name: string };
   text: { context?: string | null; bindingMessage?: string | null; verified: boolean };
-  scope: string; acr: string; expiresAt: Date; ip: string; userAgent: string | null; flow: "prompt_mobile" | "phone";
+  scope: string; acr: string; expiresAt: Date; ip: string; userAgent: string | null;
   prepare?: (tx: Prisma.TransactionClient) => Promise<unknown>; replace?: boolean;
-}): Promise<DeviceRequestCreated> {
+} & (
+  | { authorizationRequestId: string; backchannel?: undefined; flow: "prompt_mobile" | "phone" }
+  | { authorizationRequestId?: undefined; flow: "ciba";
+    /** The BackchannelRequest's id, its channel and (for the text-message ceilings) its subscriber. */
+    backchannel: { requestId: string; channel: "handset" | "sms"; subscriberId: string } }
+)): Promise<DeviceRequestCreated> {
   const requester = addressSubject(ip); // an IPv6 /64 is one requester
-  const refused = await hitRateLimits([
+  const refused = await hitRateLimits(backchannel ? [
+    [approvalsPerClientAndNumber(), `${client.id} ${numberKey}`],
+    [approvalsPerNumber(), numberKey],
+    [approvalsPerClient(), client.id],
+  ] : [
     [approvalsPerIp(ip), requester],
     [approvalsPerIpAndNumber(), `${requester} ${numberKey}`],
     [approvalsPerNumber(), numberKey],
@@ -59,8 +78,8 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
   }
   const now = new Date();
   const id = randomToken(16);
-  const checkCode = String(randomInt(10, 100));
-  const origin = describeOrigin({ ip, userAgent });
+  const checkCode = backchannel ? "" : String(randomInt(10, 100));
+  const origin = backchannel ? null : describeOrigin({ ip, userAgent });
   try {
     await db.$transaction(async (tx) => {
       // Waiting on a handset now: pending, not expired, its browser still there (abandoned ones do not count).
@@ -70,19 +89,34 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
         tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", ...live } }),
         tx.deviceRequest.count({ where: { clientId: client.id, ...live } }),
       ]);
+      if (backchannel) {
+        // Text-message requests have no DeviceRequest: they hold a slot all the same.
+        const texted = { channel: "sms", status: "pending", expiresAt: { gt: now } };
+        const [mySms, theirSms] = await Promise.all([
+          tx.backchannelRequest.count({ where: { subscriberId: backchannel.subscriberId, ...texted } }),
+          tx.backchannelRequest.count({ where: { clientId: client.id, ...texted } }),
+        ]);
+        if (mine + mySms >= config().APPROVAL_PENDING_PER_SUBSCRIBER
+          || theirs + theirSms >= config().APPROVAL_PENDING_PER_CLIENT) throw TOO_MANY_PENDING;
+      }
       if (mine >= config().APPROVAL_PENDING_PER_SUBSCRIBER || theirs >= config().APPROVAL_PENDING_PER_CLIENT) {
         throw TOO_MANY_PENDING;
       }
       await prepare?.(tx);
-      if (replace) await tx.deviceRequest.deleteMany({ where: { authorizationRequestId } });
-      await tx.deviceRequest.create({
-        data: { id, authorizationRequestId, subscriberId, clientId: client.id, clientName: client.name,
-          context: text.context ?? null, bindingMessage: text.bindingMessage ?? null, textVerified: text.verified,
-          checkCode, origin, scope, acr, expiresAt, attendedUntil: new Date(now.getTime() + ATTENDED_GRACE_MS) },
-        select: { id: true },
-      });
+      if (replace && authorizationRequestId) await tx.deviceRequest.deleteMany({ where: { authorizationRequestId } });
+      if (backchannel?.channel !== "sms") {
+        await tx.deviceRequest.create({
+          data: { id, authorizationRequestId: authorizationRequestId ?? null,
+            backchannelRequestId: backchannel?.requestId ?? null, subscriberId, clientId: client.id,
+            clientName: client.name, context: text.context ?? null, bindingMessage: text.bindingMessage ?? null,
+            textVerified: backchannel ? true : text.verified, checkCode, origin, scope, acr, expiresAt,
+            attendedUntil: backchannel ? expiresAt : new Date(now.getTime() + ATTENDED_GRACE_MS) },
+          select: { id: true },
+        });
+      }
       await recordAuditEvent({ type: "approval_requested", outcome: "success", subscriberId, clientId: client.id, ip,
-        detail: { flow, delivered: subscriberId !== null, origin, expires_at: expiresAt.toISOString() } }, tx);
+        detail: { flow, delivered: subscriberId !== null, origin, expires_at: expiresAt.toISOString(),
+          ...(backchannel ? { channel: backchannel.channel } : {}) } }, tx);
     });
   } catch (err) {
     if (err !== TOO_MANY_PENDING) throw err;
@@ -92,6 +126,6 @@ export async function createDeviceRequest({ authorizationRequestId, numberKey, s
     return { ok: false, reason: "too_many_pending", retryAfter };
   }
   // The handset may be connected to another instance (device-events-bus.ts).
-  if (subscriberId) publishDeviceEvent({ kind: "created", subscriberId, requestId: id });
+  if (subscriberId && backchannel?.channel !== "sms") publishDeviceEvent({ kind: "created", subscriberId, requestId: id });
   return { ok: true, id, checkCode };
 }

@@ -2,7 +2,8 @@ import { sha256 } from "../crypto";
 import { getHotStore } from "../store/get-hot-store";
 
 /** What a one-use JWT identifier belongs to: each kind is its own namespace. */
-export type JwtIdKind = "client_assertion" | "dpop_proof" | "request_object" | "jwt_bearer";
+export type JwtIdKind = "client_assertion" | "dpop_proof" | "request_object" | "jwt_bearer"
+  | "backchannel_request"; // a signed CIBA authentication request (lib/ciba/bc-authorize/signed-request.ts)
 
 /**
  * Reserves a JWT's `jti` once for all instances (the database is the replay cache): true the first time,

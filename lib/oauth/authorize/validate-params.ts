@@ -113,7 +113,7 @@ export function validateAuthorizationParams({ raw, client, now }: {
 /** RFC 6749 §3.3 scope-token characters. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-function validateScope(scope: string | undefined, client: RegisteredClient): string[] {
+export function validateScope(scope: string | undefined, client: RegisteredClient): string[] {
   if (!scope) throw new InvalidScope("MANDATORY parameter scope is missing");
   const scopes = [...new Set(scope.split(" ").filter(Boolean))];
   if (!scopes.every((s) => SCOPE_TOKEN.test(s))) throw new InvalidScope("The scope value is invalid");
@@ -124,7 +124,7 @@ function validateScope(scope: string | undefined, client: RegisteredClient): str
   return scopes;
 }
 
-function validateAcrValues(value: string | undefined): { acrValues: string[]; acr: "2" | "3" } {
+export function validateAcrValues(value: string | undefined): { acrValues: string[]; acr: "2" | "3" } {
   const acrValues = value === undefined ? ["2"] : value.split(" ").filter(Boolean);
   // in order of preference: the first level this operator offers (interface `acr_values` row)
   const acr = acrValues.find((v): v is "2" | "3" => (ACR_VALUES as readonly string[]).includes(v));

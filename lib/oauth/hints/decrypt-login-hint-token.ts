@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, jwtDecrypt } from "jose";
+import { decodeProtectedHeader, errors, jwtDecrypt } from "jose";
 import { config } from "../../config";
 import { getKeys } from "../../keys/key-store";
 import { clockSkewSeconds, isBeyondSkewInFuture } from "../clock-skew";
@@ -17,6 +17,16 @@ import { clockSkewSeconds, isBeyondSkewInFuture } from "../clock-skew";
  * Returns the inner hint, or null for anything that does not decrypt and validate.
  */
 export async function decryptLoginHintToken({ token }: { token: string }): Promise<string | null> {
+  const read = await readLoginHintToken({ token });
+  return read && "hint" in read ? read.hint : null;
+}
+
+/**
+ * As decryptLoginHintToken, but tells an expired token apart (CIBA Core §13 `expired_login_hint_token`):
+ * `expired` only for a token that decrypted with our key (so it is ours) and failed on its `exp` alone.
+ */
+export async function readLoginHintToken({ token }: { token: string }): Promise<{ hint: string } | { expired: true } | null> {
+  let expired = false;
   let kid: string | undefined;
   try {
     if (token.split(".").length !== 5) return null;
@@ -38,10 +48,11 @@ export async function decryptLoginHintToken({ token }: { token: string }): Promi
       if (isBeyondSkewInFuture(payload.iat)) return null;
       const audiences = payload.aud === undefined ? undefined : [payload.aud].flat();
       if (audiences && !audiences.includes(config().ISSUER)) return null;
-      return typeof payload.login_hint === "string" ? payload.login_hint : null;
-    } catch {
+      return typeof payload.login_hint === "string" ? { hint: payload.login_hint } : null;
+    } catch (err) {
       /* wrong key, tampered, expired: try the next key */
+      if (err instanceof errors.JWTExpired) expired = true;
     }
   }
-  return null;
+  return expired ? { expired: true } : null;
 }

@@ -11,7 +11,8 @@ import { findSignInRecipient } from "../../subscribers/find-sign-in-recipient";
 import { mintToken } from "../../tokens/mint-token";
 import { storeSubscriberAccessToken } from "../../tokens/store-subscriber-access-token";
 import { InvalidGrant, InvalidScope, OAuthError } from "../errors";
-import { parseLoginHint, type LoginHint } from "../hints/parse-login-hint";
+import type { LoginHint } from "../hints/parse-login-hint";
+import { parseSubscriberHint } from "../hints/parse-subscriber-hint";
 import { resolveLoginHint } from "../hints/resolve-login-hint";
 import { parseScope } from "../scopes";
 import { requiredParam } from "./required-param";
@@ -130,10 +131,9 @@ function requestedScopes({ client, claim, param }: { client: RegisteredClient; c
  */
 async function assertedSubscriber(sub: string, client: RegisteredClient) {
   if (sub.length > 2100) return null;
-  const tel = /^tel:\+([0-9().-]+)$/i.exec(sub);
   let hint: LoginHint | null;
   try {
-    hint = tel ? { kind: "MSISDN", msisdn: tel[1]!.replace(/[().-]/g, "") } : parseLoginHint(sub);
+    hint = parseSubscriberHint(sub);
     if (!hint || (hint.kind === "MSISDN" && !/^[1-9]\d{6,14}$/.test(hint.msisdn))) return null;
     const named = await resolveLoginHint({ hint, client });
     return await findSignInRecipient(named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn });

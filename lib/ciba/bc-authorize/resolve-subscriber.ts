@@ -1,0 +1,63 @@
+import type { RegisteredClient } from "../../clients/get-client";
+import { db } from "../../db";
+import { ExpiredLoginHintToken, InvalidRequest, OAuthError, UnknownUserId } from "../../oauth/errors";
+import { readLoginHintToken } from "../../oauth/hints/decrypt-login-hint-token";
+import { BAD_HINT } from "../../oauth/hints/parse-login-hint";
+import { parseSubscriberHint } from "../../oauth/hints/parse-subscriber-hint";
+import { resolveLoginHint } from "../../oauth/hints/resolve-login-hint";
+import { verifyIdTokenHint } from "../../oauth/hints/verify-id-token-hint";
+import { findPairwiseSubscriber } from "../../subjects/find-pairwise-subscriber";
+import type { BackchannelHint } from "./validate-request";
+
+export interface NamedSubscriber {
+  id: string;
+  msisdn: string;
+  status: string;
+  locale: string | null;
+  userCodeHash: string | null;
+}
+
+const UNKNOWN = "the hint does not name a subscriber of this operator";
+
+/**
+ * The subscriber a backchannel request's one hint names (CIBA Core §7.1), with what the request needs of them.
+ * `unknown_user_id` only when the hint names no subscriber at all: an unknown number, an ENCR_MSISDN that does not
+ * decrypt, a PCR not issued for this client's sector, an id_token_hint that is not a valid id_token of ours issued
+ * to this client (an expired one is fine: it names a past sign-in). A suspended subscriber is returned like any
+ * other: the caller must not reveal it. `login_hint`: every form /authorize accepts (MSISDN:, ENCR_MSISDN:, PCR:,
+ * a bare E.164 number) and `tel:+<E.164>`; a recognised prefix with a malformed value is `invalid_request`.
+ * `login_hint_token`: ours (lib/oauth/hints), `expired_login_hint_token` once its exp passed.
+ */
+export async function resolveBackchannelSubscriber({ hint, client }: { hint: BackchannelHint; client: RegisteredClient }):
+  Promise<NamedSubscriber> {
+  let where: { id: string } | { msisdn: string };
+  if (hint.kind === "id_token_hint") {
+    const sub = (await verifyIdTokenHint({ token: hint.value, clientId: client.id }))?.sub;
+    const named = sub ? await findPairwiseSubscriber({ sub, sectorIdentifier: client.sectorIdentifier }) : null;
+    if (!named) throw new UnknownUserId("the id_token_hint is not a valid id_token issued to this client");
+    where = { id: named.id };
+  } else {
+    let text = hint.value;
+    if (hint.kind === "login_hint_token") {
+      const read = await readLoginHintToken({ token: hint.value });
+      if (read && "expired" in read) throw new ExpiredLoginHintToken("the login_hint_token has expired");
+      if (!read) throw new InvalidRequest(`${BAD_HINT}: the login_hint_token could not be read`);
+      text = read.hint;
+    }
+    if (text.length > 2100) throw new InvalidRequest(BAD_HINT);
+    const parsed = parseSubscriberHint(text);
+    if (!parsed) throw new UnknownUserId(UNKNOWN);
+    let named;
+    try {
+      named = await resolveLoginHint({ hint: parsed, client });
+    } catch (err) {
+      if (err instanceof OAuthError) throw new UnknownUserId(UNKNOWN); // does not decrypt, another sector's PCR
+      throw err;
+    }
+    where = named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn };
+  }
+  const subscriber = await db.subscriber.findUnique({ where,
+    select: { id: true, msisdn: true, status: true, locale: true, userCodeHash: true } });
+  if (!subscriber) throw new UnknownUserId(UNKNOWN);
+  return subscriber;
+}

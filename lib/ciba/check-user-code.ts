@@ -1,0 +1,31 @@
+import { verifySecret } from "../crypto";
+import { InvalidUserCode, MissingUserCode } from "../oauth/errors";
+import { hitRateLimit } from "../security/hit-rate-limit";
+import type { Limit } from "../security/limits";
+import { BackchannelSlowDown } from "./bc-authorize/slow-down";
+
+/**
+ * `user_code` tries one client may make for one subscriber: 10 per 15 minutes (a fixed window,
+ * lib/security/hit-rate-limit.ts). Every try is counted BEFORE the code is checked (one atomic upsert), so fifty
+ * parallel guesses cost at most ten scrypt checks; beyond it the code is not checked (no oracle) and the client gets
+ * 429 `slow_down` with Retry-After. Right tries count too, which costs a legitimate client nothing: the approval
+ * limit per client and number (approval-limits.ts, 3 per 15 minutes by default) is tighter. Keyed per client and
+ * subscriber, so one relying party guessing cannot lock the subscriber out of the others.
+ */
+export const USER_CODE_TRIES: Limit = { name: "ciba-user-code", limit: 10, windowSeconds: 15 * 60 };
+
+/**
+ * CIBA Core §7.1 `user_code` (docs/ciba.md): a subscriber who set a user code (Subscriber.userCodeHash, scrypt like
+ * the PIN) can be asked for only with it: absent → `missing_user_code`, wrong → `invalid_user_code`. A subscriber
+ * without one: the parameter is ignored.
+ */
+export async function checkUserCode({ clientId, subscriberId, userCodeHash, userCode }: {
+  clientId: string; subscriberId: string; userCodeHash: string | null; userCode: string | undefined;
+}): Promise<void> {
+  if (!userCodeHash) return;
+  if (userCode === undefined) throw new MissingUserCode("this subscriber requires a user_code");
+  const verdict = await hitRateLimit({ limit: USER_CODE_TRIES, subject: `${clientId}\n${subscriberId}` });
+  if (!verdict.allowed) throw new BackchannelSlowDown(verdict.retryAfter, "too many user_code tries; retry later");
+  if (userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) return;
+  throw new InvalidUserCode("the user_code is not right");
+}
