@@ -52,6 +52,8 @@ export interface FetchLimits {
   method?: "GET" | "POST";
   body?: string;
   contentType?: string;
+  /** POST: an `Authorization` header (a CIBA notification's bearer client_notification_token). */
+  authorization?: string;
 }
 
 export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
@@ -134,7 +136,8 @@ export async function fetchClientDocument(raw: string, limits: FetchLimits = {})
   const payload = post ? Buffer.from(limits.body ?? "", "utf8") : null;
   const headers: Record<string, string> = payload
     ? { "content-type": limits.contentType ?? "application/x-www-form-urlencoded", "cache-control": "no-store",
-      "content-length": String(payload.length), ...(limits.accept ? { accept: limits.accept } : {}) }
+      "content-length": String(payload.length), ...(limits.accept ? { accept: limits.accept } : {}),
+      ...(limits.authorization ? { authorization: limits.authorization } : {}) }
     : { accept: limits.accept ?? "application/json" };
   const url = checkUrl(raw, allowLoopback);
   const deadline = AbortSignal.timeout(timeoutMs);

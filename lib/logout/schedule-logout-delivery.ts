@@ -1,23 +1,15 @@
-import { logger } from "../log";
-import { deliverDueLogoutNotifications } from "./deliver-logout-notifications";
-
-/** How often the worker looks for due notifications (queued by another process, or retries). */
-const POLL_MS = 2_000;
-
-let timer: NodeJS.Timeout | undefined;
-let running = false;
-let again = false;
+import { outboxWorker } from "../outbox/outbox";
+import { startDueLogoutNotifications } from "./deliver-logout-notifications";
 
 /**
- * The back-channel logout worker of the server process (started by instrumentation.ts): delivers
- * the outbox every POLL_MS and at once when this process queues something (kickLogoutDelivery).
- * Runs never overlap; the timer is unref'd; a failed run (database briefly unavailable) is logged
- * and retried at the next tick. Several instances share the work (each notification is claimed).
+ * The back-channel logout worker of the server process (started by instrumentation.ts): delivers the outbox every
+ * 2 s and at once when this process queues something (kickLogoutDelivery). Passes never overlap and never wait for
+ * a slow relying party (lib/outbox outboxWorker). Several instances share the work (each notification is claimed).
  */
+const worker = outboxWorker({ label: "back-channel logout delivery", pass: startDueLogoutNotifications });
+
 export function scheduleLogoutDelivery(): void {
-  if (timer) return;
-  timer = setInterval(run, POLL_MS);
-  timer.unref();
+  worker.start();
 }
 
 /**
@@ -25,22 +17,5 @@ export function scheduleLogoutDelivery(): void {
  * for a server's next poll, so a short-lived process never holds up on a slow relying party.
  */
 export function kickLogoutDelivery(): void {
-  if (timer) run();
-}
-
-function run(): void {
-  if (running) {
-    again = true;
-    return;
-  }
-  running = true;
-  deliverDueLogoutNotifications()
-    .catch((err: unknown) => logger.warn({ err }, "back-channel logout delivery failed; retried at the next poll"))
-    .finally(() => {
-      running = false;
-      if (again) {
-        again = false;
-        run();
-      }
-    });
+  worker.kick();
 }

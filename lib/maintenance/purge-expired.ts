@@ -1,5 +1,8 @@
+import type { BackchannelStatus } from "../ciba/ciba";
 import { config } from "../config";
 import { db } from "../db";
+
+const BACKCHANNEL_STATUSES: readonly BackchannelStatus[] = ["pending", "approved", "denied", "expired", "redeemed"];
 
 /** Rows per DELETE: each batch is one short statement, so the write lock is never held for long. */
 export const PURGE_BATCH = 500;
@@ -15,7 +18,8 @@ const MESSAGE_RETENTION_MS = 86_400_000;
 
 export type PurgeCounts = Record<
   "deviceRequests" | "deviceEnrolments" | "authorizationRequests" | "authorizationCodes" | "messages" | "rateLimits"
-  | "accessTokens" | "refreshTokens" | "clientAccessTokens" | "usedJwtIds" | "pushedRequests" | "initialAccessTokens",
+  | "accessTokens" | "refreshTokens" | "clientAccessTokens" | "usedJwtIds" | "pushedRequests" | "initialAccessTokens"
+  | "backchannelRequests" | "backchannelNotifications",
   number
 >;
 
@@ -30,7 +34,9 @@ export type PurgeCounts = Record<
  * - Message: older than a day; RateLimit: windows that have ended;
  * - AccessToken, RefreshToken, ClientAccessToken: expired more than a day ago;
  * - UsedJwtId (replay cache), PushedAuthorizationRequest, InitialAccessToken: expired (a jti is kept until the
- *   assertion it came in could no longer be accepted anyway).
+ *   assertion it came in could no longer be accepted anyway);
+ * - BackchannelRequest (CIBA): expired more than an hour ago, whatever its status (a poll then reads invalid_grant);
+ *   BackchannelNotification: delivered or given up, its last attempt more than an hour ago (nextAttemptAt).
  * Returns how many rows of each kind were deleted.
  */
 export async function purgeExpired({ now = new Date(), batch = PURGE_BATCH }: { now?: Date; batch?: number } = {}):
@@ -81,6 +87,15 @@ export async function purgeExpired({ now = new Date(), batch = PURGE_BATCH }: { 
     initialAccessTokens: await drain(
       () => db.initialAccessToken.findMany({ where: { expiresAt: { lt: now } }, select: { tokenHash: true }, take }),
       (ids) => db.initialAccessToken.deleteMany({ where: { tokenHash: { in: ids } } }), (r) => r.tokenHash, batch),
+    backchannelRequests: await drain(
+      // every status named: the [status, expiresAt] index serves the range
+      () => db.backchannelRequest.findMany({ where: { status: { in: [...BACKCHANNEL_STATUSES] }, expiresAt: { lt: requests } },
+        select: { id: true }, take }),
+      (ids) => db.backchannelRequest.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
+    backchannelNotifications: await drain(
+      () => db.backchannelNotification.findMany({ where: { nextAttemptAt: { lt: requests },
+        OR: [{ deliveredAt: { not: null } }, { failedAt: { not: null } }] }, select: { id: true }, take }),
+      (ids) => db.backchannelNotification.deleteMany({ where: { id: { in: ids } } }), (r) => r.id, batch),
   };
 }
 

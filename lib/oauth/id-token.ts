@@ -1,5 +1,6 @@
 import { hash } from "node:crypto";
 import { SignJWT } from "jose";
+import { AUTH_REQ_ID_CLAIM } from "../ciba/ciba";
 import { config } from "../config";
 import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
 import { pairwiseSubject } from "../subjects/pairwise-subject";
@@ -23,6 +24,8 @@ export interface IdTokenInput {
   sessionId?: string | null;
   /** Seconds since epoch (defaults to now). */
   iat?: number;
+  /** CIBA push (CIBA Core §10.3.1): the auth_req_id the pushed id_token answers (claim urn:openid:params:jwt:claim:auth_req_id). */
+  authReqId?: string;
 }
 
 /** `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core §3.1.3.6, RS256). */
@@ -61,6 +64,7 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   if (input.context != null) claims.context = input.context;
   if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;
   if (input.sessionId) claims.sid = input.sessionId;
+  if (input.authReqId) claims[AUTH_REQ_ID_CLAIM] = input.authReqId;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)

@@ -1,4 +1,5 @@
 import { authorizationCodeGrant } from "./authorization-code-grant";
+import { cibaGrant } from "./ciba-grant";
 import { clientCredentialsGrant } from "./client-credentials-grant";
 import { jwtBearerGrant } from "./jwt-bearer-grant";
 import { refreshTokenGrant } from "./refresh-token-grant";
@@ -9,7 +10,8 @@ import { refreshTokenGrant } from "./refresh-token-grant";
  * grant is one line here and one file beside it.
  */
 export const GRANTS = { authorization_code: authorizationCodeGrant, refresh_token: refreshTokenGrant,
-  client_credentials: clientCredentialsGrant, "urn:ietf:params:oauth:grant-type:jwt-bearer": jwtBearerGrant } as const;
+  client_credentials: clientCredentialsGrant, "urn:ietf:params:oauth:grant-type:jwt-bearer": jwtBearerGrant,
+  "urn:openid:params:grant-type:ciba": cibaGrant } as const;
 
 export type GrantType = keyof typeof GRANTS;
 

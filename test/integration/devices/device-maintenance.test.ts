@@ -108,7 +108,7 @@ describe("purge of expired rows", () => {
     const purged = await purgeExpired({ batch: 3 });
     expect(purged).toEqual({ deviceRequests: 7, deviceEnrolments: 7, authorizationRequests: 7, authorizationCodes: 7,
       messages: 7, rateLimits: 7, accessTokens: 7, refreshTokens: 7, clientAccessTokens: 7,
-      usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7 });
+      usedJwtIds: 7, pushedRequests: 7, initialAccessTokens: 7, backchannelRequests: 0, backchannelNotifications: 0 });
     expect(await counts()).toEqual({ deviceRequests: 4, deviceEnrolments: 3, authorizationRequests: 3, authorizationCodes: 4,
       messages: 3, rateLimits: 3, accessTokens: 3, refreshTokens: 3, auditEvents: before.auditEvents,
       clientAccessTokens: 3, usedJwtIds: 3, pushedRequests: 3, initialAccessTokens: 3 });

@@ -1,0 +1,159 @@
+import { logger } from "../log";
+
+/**
+ * The delivery of a durable outbox to relying parties (docs/logout.md back-channel logout, docs/ciba.md CIBA ping
+ * and push): what every outbox table shares. A row is claimed with one conditional UPDATE (its attempts counted and
+ * a lease set, so several instances never send the same attempt twice), sent once, then recorded: delivered
+ * (`deliveredAt`), given up (`failedAt`: a refusal retrying cannot mend, or the last attempt), or retried after a
+ * backoff (`nextAttemptAt`), with `lastStatus`/`lastError` each time.
+ */
+export interface OutboxRow {
+  id: string;
+  clientId: string;
+  attempts: number;
+}
+
+/** Attempts and backoff of one outbox: attempt n+1 waits firstRetryMs × factor^(n-1) after attempt n failed. */
+export interface RetryPolicy {
+  maxAttempts: number;
+  firstRetryMs: number;
+  factor: number;
+}
+
+/** The wait after the `attempt`-th failed attempt (1-based). */
+export function retryDelay(policy: RetryPolicy, attempt: number): number {
+  return policy.firstRetryMs * policy.factor ** (attempt - 1);
+}
+
+/** How long a claimed row is reserved for the instance sending it (covers the POST's timeout and the minting). */
+export const LEASE_MS = 30_000;
+
+export type Outcome =
+  | { delivered: true; status?: number }
+  | { delivered: false; final: boolean; status?: number; error: string };
+
+/** The `where` of the due rows and of a claim, and the columns a claim and a result write (each outbox table has them). */
+export interface DueWhere { nextAttemptAt: { lte: Date }; deliveredAt: null; failedAt: null }
+export interface ClaimWhere extends DueWhere { id: string; attempts: number }
+export interface ClaimData { attempts: { increment: 1 }; nextAttemptAt: Date }
+export interface ResultData {
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt?: Date;
+  failedAt?: Date;
+  nextAttemptAt?: Date;
+}
+
+/** One outbox table and how its rows are sent. */
+export interface Outbox<Row extends OutboxRow> {
+  /** For the logs: what is not delivered (e.g. "back-channel logout notification"). */
+  label: string;
+  policy: RetryPolicy;
+  findDue(where: DueWhere, take: number): Promise<Row[]>;
+  claim(where: ClaimWhere, data: ClaimData): Promise<{ count: number }>;
+  record(id: string, data: ResultData): Promise<unknown>;
+  /** Sends the `attempt`-th attempt (1-based) of a claimed row; never throws (a failure is an Outcome). */
+  send(row: Row, attempt: number): Promise<Outcome>;
+  /** After a row is given up (e.g. revoke what the attempts issued). */
+  onGiveUp?(row: Row): Promise<void>;
+}
+
+/**
+ * Claims up to `take` due rows and starts their attempts; returns the attempts (each resolves once its result is
+ * recorded, true when this instance made it). The caller decides whether to wait for them.
+ */
+export async function startDue<Row extends OutboxRow>(outbox: Outbox<Row>, { now = new Date(), take }: {
+  now?: Date; take: number;
+}): Promise<Array<Promise<boolean>>> {
+  if (take <= 0) return [];
+  const dueWhere: DueWhere = { nextAttemptAt: { lte: now }, deliveredAt: null, failedAt: null };
+  const due = await outbox.findDue(dueWhere, take);
+  return due.map(async (row) => {
+    const claimed = await outbox.claim({ id: row.id, attempts: row.attempts, ...dueWhere },
+      { attempts: { increment: 1 }, nextAttemptAt: new Date(now.getTime() + LEASE_MS) });
+    if (claimed.count !== 1) return false;
+    const attempt = row.attempts + 1;
+    const outcome = await outbox.send(row, attempt).catch((err: unknown): Outcome => ({ delivered: false, final: false,
+      error: describeError(err) }));
+    const at = new Date();
+    if (outcome.delivered) {
+      await outbox.record(row.id, { deliveredAt: at, lastStatus: outcome.status ?? null, lastError: null });
+      return true;
+    }
+    const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
+    await outbox.record(row.id, {
+      lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
+      ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
+    });
+    if (giveUp && outbox.onGiveUp) await outbox.onGiveUp(row);
+    logger.warn({ clientId: row.clientId, attempt, status: outcome.status, error: outcome.error, gaveUp: giveUp },
+      `${outbox.label} not delivered`);
+    return true;
+  });
+}
+
+/** Claims and sends the due rows (at most `take`) and waits for every attempt; returns how many were attempted. */
+export async function deliverDue<Row extends OutboxRow>(outbox: Outbox<Row>, { now, take = 20 }: {
+  now?: Date; take?: number;
+} = {}): Promise<number> {
+  const attempts = await Promise.all(await startDue(outbox, { now, take }));
+  return attempts.filter(Boolean).length;
+}
+
+export function describeError(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : "error";
+}
+
+/**
+ * A worker of the server process (started by instrumentation.ts): every `pollMs`, and at once on kick(), runs
+ * `pass(capacity)`, which claims up to `capacity` rows and returns their attempts. Passes never overlap, but a pass
+ * does not wait for its attempts: a slow or hanging relying party holds one of `maxInFlight` slots for at most its
+ * timeout, never the worker or any request. The timer is unref'd; a failed pass (database briefly unavailable) is
+ * logged and retried at the next tick.
+ */
+export function outboxWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: {
+  label: string; pollMs?: number; maxInFlight?: number;
+  pass: (capacity: number) => Promise<Array<Promise<unknown>>>;
+}) {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  let inFlight = 0;
+  function run(): void {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    pass(maxInFlight - inFlight)
+      .then((attempts) => {
+        for (const attempt of attempts) {
+          inFlight++;
+          void attempt.catch((err: unknown) => logger.warn({ err }, `${label} failed`)).finally(() => { inFlight--; });
+        }
+      })
+      .catch((err: unknown) => logger.warn({ err }, `${label} failed; retried at the next poll`))
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  }
+  return {
+    /** Starts the timer (once per process). */
+    start(): void {
+      if (timer) return;
+      timer = setInterval(run, pollMs);
+      timer.unref();
+    },
+    /**
+     * Runs now when the worker runs in this process; elsewhere (the admin CLI) the queued rows wait for a server's
+     * next poll, so a short-lived process never holds up on a slow relying party.
+     */
+    kick(): void {
+      if (timer) run();
+    },
+  };
+}
