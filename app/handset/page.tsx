@@ -9,6 +9,7 @@ import { describeConsent } from "@/lib/interaction/describe-consent";
 import { servicePath } from "@/lib/interaction/screen-headers";
 import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { parseScope } from "@/lib/oauth/scopes";
+import { CibaRequestCard } from "./ciba-request-card";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata(): Promise<Metadata> {
@@ -35,7 +36,9 @@ document.addEventListener("submit",function(){es.close();});})();`;
  * the request came from and when it expires, and the client's context and binding message (marked
  * unverified unless the client authenticated); Approve needs the number shown on the consumption
  * device (number matching) and, at level 3, the PIN; Reject. Live via Server-Sent Events; without script it
- * refreshes itself every 5 s. "Remove this phone" revokes the handset (POST /handset/remove).
+ * refreshes itself every 5 s. A backchannel (CIBA) request, asked by the app's own server, has its own card
+ * (ciba-request-card.tsx): no number to type, the binding message to check, the PIN at level 3.
+ * "Remove this phone" revokes the handset (POST /handset/remove).
  */
 export default async function DevicePage({ searchParams }: Props) {
   const query = await searchParams;
@@ -67,7 +70,13 @@ export default async function DevicePage({ searchParams }: Props) {
       {result && <p role="status" className="mb-3 rounded bg-slate-200 p-2 text-sm">{result}</p>}
       {requests.length === 0 ? <p>{m.none}</p> : (
         <ol className="space-y-3">
-          {requests.map((r) => (
+          {requests.map((r) => r.backchannelRequestId ? (
+            <li key={r.id} className="device-request ciba-request rounded-xl border border-slate-300 bg-white p-3"
+              data-request-id={r.id}>
+              <CibaRequestCard t={t} action={servicePath(`/handset/requests/${r.id}`)} clientName={r.clientName}
+                scope={r.scope} acr={r.acr} bindingMessage={r.bindingMessage} createdAt={r.createdAt} expiresAt={r.expiresAt} />
+            </li>
+          ) : (
             <li key={r.id} className="device-request rounded-xl border border-slate-300 bg-white p-3" data-request-id={r.id}>
               <h2 className="font-semibold">{r.clientName}</h2>
               <p className="text-sm">{m.asks}</p>

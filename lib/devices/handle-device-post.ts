@@ -11,6 +11,7 @@ import { isSameOriginPost } from "../http/is-same-origin-post";
 import { normaliseMsisdn } from "../interaction/normalise-msisdn";
 import { servicePath } from "../interaction/screen-headers";
 import { answerDeviceRequest } from "../out-of-band/answer-device-request";
+import { answerByLink, checkLinkCode, isLinkToken } from "../ciba/answer-by-link";
 import { cookieHeader, DEVICE_COOKIE, ENROL_COOKIE, readCookie } from "./device-cookie";
 import { findDevice } from "./find-device";
 import { revokeDevice } from "./revoke-device";
@@ -100,4 +101,62 @@ export async function handleRemovePost(req: Request): Promise<Response> {
   if (!device) return seeOther("/handset/enrol");
   await revokeDevice({ deviceId: device.id, subscriberId: device.subscriberId });
   return seeOther("/handset?result=removed", cookieHeader(DEVICE_COOKIE, "", 0));
+}
+
+/**
+ * The text-message link's proof of the right code (lib/ciba/answer-by-link.ts): HttpOnly, SameSite=Strict, scoped
+ * to this link's path, as long as the proof (at most ten minutes, never past the request). Over HTTPS it carries
+ * the `__Secure-` prefix (`__Host-` needs Path=/).
+ */
+const LINK_COOKIE = "op_ciba_link";
+
+function linkCookieName(): string {
+  return config().ISSUER.startsWith("https:") ? `__Secure-${LINK_COOKIE}` : LINK_COOKIE;
+}
+
+function linkCookie(token: string, value: string, maxAge: number): string {
+  const secure = config().ISSUER.startsWith("https:") ? "; Secure" : "";
+  return `${linkCookieName()}=${value}; Path=${servicePath(`/handset/approve/${token}`)}; HttpOnly; SameSite=Strict; `
+    + `Max-Age=${maxAge}${secure}`;
+}
+
+/** The proof cookie's value from a Cookie header, or null (shape checked again by answerByLink). */
+export function readLinkProof(cookieHeader: string | null): string | null {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === linkCookieName()) return v.join("=").slice(0, 64);
+  }
+  return null;
+}
+
+/**
+ * POST /handset/approve/{token}/code (code): the code of the text message. Right: the proof cookie, then back to
+ * the page, which shows the request. Each answer is 303 to the page (POST/redirect/GET, no script needed); the page
+ * tells the state (wrong code and tries left, no tries left, expired, answered). Cross-site POSTs are refused.
+ */
+export async function handleLinkCodePost(req: Request, token: string): Promise<Response> {
+  if (!isLinkToken(token)) return seeOther("/handset/approve/invalid");
+  const page = `/handset/approve/${token}`;
+  const form = await readForm(req);
+  if (!form) return seeOther(`${page}?error=bad_request`);
+  const checked = await checkLinkCode({ token, code: form.get("code") ?? "" });
+  if (checked.result === "ok") return seeOther(page, linkCookie(token, checked.proof, checked.maxAge));
+  if (checked.result === "code_missing" || checked.result === "code_invalid") return seeOther(`${page}?error=${checked.result}`);
+  return seeOther(page);
+}
+
+/** POST /handset/approve/{token}/answer (decision=approve|reject, pin): the answer, after the right code. */
+export async function handleLinkAnswerPost(req: Request, token: string): Promise<Response> {
+  if (!isLinkToken(token)) return seeOther("/handset/approve/invalid");
+  const page = `/handset/approve/${token}`;
+  const form = await readForm(req);
+  const decision = form?.get("decision");
+  if (!form || (decision !== "approve" && decision !== "reject")) return seeOther(`${page}?error=bad_request`);
+  const result = await answerByLink({ token, proof: readLinkProof(req.headers.get("cookie")), decision,
+    pin: form.get("pin") ?? undefined });
+  const done = linkCookie(token, "", 0);
+  if (result === "approved" || result === "rejected") return seeOther(page, done);
+  if (result === "code_again") return seeOther(`${page}?error=code_again`, done);
+  if (result === "pin_missing" || result === "pin_invalid" || result === "locked") return seeOther(`${page}?error=${result}`);
+  return seeOther(page, done);
 }

@@ -279,6 +279,35 @@ export const en = {
       code_expired: "That code has expired. Start again.",
       bad_request: "That did not work. Try again.",
     } as Record<string, string>,
+    /** A backchannel (CIBA) request: the app's own server asked, no browser waits (lib/ciba, docs/ciba.md). */
+    cibaOrigin: "This request comes from the app's own service, not from a browser of yours: nothing is waiting on another screen.",
+    cibaBindingTitle: "Check this matches what you were told",
+    cibaNotYou: "Not expecting this, or the message does not match? Reject it.",
+    /** The text-message link for a subscriber with no registered phone (app/handset/approve/[token]). */
+    link: {
+      title: "Approve a request",
+      codeIntro: "Enter the 6-digit code from the text message to see the request.",
+      codeLabel: "Code from the text message",
+      showRequest: "Show the request",
+      triesLeft: (left: number) => (left === 1 ? "1 try left." : `${left} tries left.`),
+      states: {
+        unknown: "This link is not valid. Check that you opened the whole link from the text message.",
+        expired: "This request has expired. If you still want it, ask the app to start again.",
+        approved: "Approved. The application has been told. You can close this page.",
+        denied: "Rejected. The application has been told. You can close this page.",
+        answered: "This request has already been answered.",
+        no_tries: "Too many wrong codes: this request can no longer be answered here. If it was you, ask the app to start again.",
+      } as Record<string, string>,
+      errors: {
+        code_missing: "Enter the code from the text message.",
+        code_invalid: "That code is not right.",
+        code_again: "Enter the code from the text message again.",
+        pin_missing: "Enter your PIN to approve this request.",
+        pin_invalid: "Wrong PIN. Try again.",
+        locked: "Your PIN is locked for now. Try again later.",
+        bad_request: "That did not work. Try again.",
+      } as Record<string, string>,
+    },
   },
   /** Issue 17, "a sign-in you can recover from": examples, tries left, code times, approve on the phone first. */
   signInRecovery: {

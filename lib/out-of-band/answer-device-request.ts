@@ -6,6 +6,8 @@ import type { AuthorizationParams } from "../oauth/authorize/types";
 import type { EnrolledDevice } from "../devices/find-device";
 import { publishDeviceEvent } from "./device-events-bus";
 import { checkDevicePin } from "./check-device-pin";
+import { settleBackchannelRequest } from "../ciba/settle-backchannel-request";
+import { kickBackchannelDelivery } from "../ciba/backchannel-delivery";
 
 /** Thrown inside the approval transaction to roll it back (the answer, the session) when the request is gone. */
 const LOST = new Error("authorization request no longer pending");
@@ -31,6 +33,7 @@ export type AnswerResult =
  *   `prompt=mobile` becomes `consented` (the handset showed the scopes); "approve on your phone"
  *   becomes `authenticated` and the screens ask consent as after a verified code.
  * Every answer is audited.
+ * A backchannel (CIBA) request is answered by answerBackchannelOnHandset below.
  */
 export async function answerDeviceRequest({ device, requestId, decision, pin, checkCode }: {
   device: EnrolledDevice; requestId: string; decision: "approve" | "reject"; pin?: string; checkCode?: string;
@@ -38,6 +41,10 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
   const now = new Date();
   const request = await db.deviceRequest.findUnique({ where: { id: requestId } });
   if (!request || request.subscriberId !== device.subscriberId) return "gone";
+  if (request.backchannelRequestId) {
+    return answerBackchannelOnHandset({ device, request: { ...request, backchannelRequestId: request.backchannelRequestId },
+      decision, pin, now });
+  }
   const authorizationRequestId = request.authorizationRequestId;
   if (!authorizationRequestId) return "gone";
   if (request.status !== "pending" || request.expiresAt <= now || !(request.attendedUntil && request.attendedUntil > now)) {
@@ -137,4 +144,67 @@ async function end(
 /** Whether the stored request (its params JSON) is `prompt=mobile` rather than "approve on your phone". */
 function isPromptMobile(params: string): boolean {
   return (JSON.parse(params) as AuthorizationParams).prompt.includes("mobile");
+}
+
+/**
+ * The handset's answer to a backchannel (CIBA) request: the relying party's own server asked, no browser of the
+ * subscriber waits, so there is no check code to type (checkCode ""); the binding message, shown verified (the
+ * client authenticated), is the interlock. Level 3 asks the PIN as above (lockout policy, the LOCKED race).
+ * The DeviceRequest's conditional update and the BackchannelRequest's settlement (lib/ciba/settle-backchannel-
+ * request.ts: approved with acr and amr `mca` [+ `pin`], as the browser flows; or denied) are one transaction: of
+ * two answers, or an answer and the text-message link, one wins. Like `prompt=mobile`, no Grant is remembered:
+ * the approval covers this one request. The delivery worker is woken after the commit (ping and push).
+ */
+async function answerBackchannelOnHandset({ device, request, decision, pin, now }: {
+  device: EnrolledDevice; decision: "approve" | "reject"; pin?: string; now: Date;
+  request: { id: string; backchannelRequestId: string; subscriberId: string | null; clientId: string | null;
+    status: string; expiresAt: Date; attendedUntil: Date | null; acr: string };
+}): Promise<AnswerResult> {
+  if (request.status !== "pending" || request.expiresAt <= now || !(request.attendedUntil && request.attendedUntil > now)) {
+    return "gone";
+  }
+  const where = { id: request.id, subscriberId: device.subscriberId, status: "pending", expiresAt: { gt: now },
+    attendedUntil: { gt: now } };
+  const answered = { deviceId: device.id, answeredAt: now };
+  const acr = request.acr === "3" ? "3" : "2";
+  const audit = (outcome: "success" | "denied", reason: string) => recordAuditEvent({ type: "approval_answered", outcome,
+    subscriberId: device.subscriberId, clientId: request.clientId, detail: { reason, acr, flow: "ciba" } });
+  if (decision === "approve" && acr === "3") {
+    const pinResult = await checkDevicePin({ subscriberId: device.subscriberId, pin: pin ?? "" });
+    if (pinResult) return pinResult;
+  }
+  const approve = decision === "approve";
+  const won = await db.$transaction(async (tx) => {
+    const done = await tx.deviceRequest.updateMany({ where, data: { status: approve ? "approved" : "rejected", ...answered } });
+    if (done.count !== 1) return false;
+    // Level 3: a lockout written by other attempts since the PIN check wins over this approval.
+    if (approve && acr === "3" && await tx.subscriber.count({
+      where: { id: device.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    }) === 0) throw LOCKED;
+    const settled = await settleBackchannelRequest(tx, { requestId: request.backchannelRequestId, at: now,
+      settlement: approve ? { outcome: "approved", acr, amr: acr === "3" ? ["mca", "pin"] : ["mca"] } : { outcome: "denied" } });
+    // Ended another way meanwhile (expired, answered through the text-message link): nothing to answer.
+    if (!settled) throw LOST;
+    await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
+    return true;
+  }).catch(async (err: unknown) => {
+    if (err === LOCKED) return "locked" as const;
+    if (err !== LOST) throw err;
+    await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
+    return false;
+  });
+  if (won === "locked") return "locked";
+  if (!won) return "gone";
+  kickBackchannelDelivery();
+  publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
+  if (!approve) {
+    await audit("denied", "rejected");
+    return "rejected";
+  }
+  await Promise.all([
+    audit("success", "approved"),
+    recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId, clientId: request.clientId,
+      detail: { method: "device", acr, flow: "ciba" } }),
+  ]);
+  return "approved";
 }
