@@ -57,6 +57,8 @@ const { revokeDevice } = await import("../lib/devices/revoke-device");
 const { purgeExpired } = await import("../lib/maintenance/purge-expired");
 const { setClientLogout, checkLogoutUri } = await import("../lib/logout/set-client-logout"); // logout (issue 18)
 const registrationTokens = await import("../lib/registration/initial-access-tokens"); // registration (issue 18)
+const userCodes = await import("../lib/ciba/set-user-code"); // CIBA user code (issue 20)
+const { CLIENT_KEY_ALGS } = await import("../lib/clients/client-security"); // CIBA (issue 20)
 
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
@@ -79,6 +81,11 @@ const clientView = (c: ClientRecord) => ({
   dpop_bound_access_tokens: c.dpopBoundAccessTokens, grant_types: c.grantTypes,
   client_credentials_scopes: c.clientCredentialsScopes, consent_free_scopes: c.consentFreeScopes,
   registered_by: c.registeredBy,
+  // OpenID Connect CIBA (issue 20, docs/ciba.md)
+  backchannel_token_delivery_mode: c.backchannelTokenDeliveryMode,
+  backchannel_client_notification_endpoint: c.backchannelClientNotificationEndpoint,
+  backchannel_authentication_request_signing_alg: c.backchannelAuthRequestSigningAlg,
+  backchannel_user_code_parameter: c.backchannelUserCodeParameter,
   created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
 });
 const subscriberView = (s: SubscriberRecord) => ({
@@ -239,10 +246,32 @@ function securityChanges(o: SecurityOptions) {
   };
 }
 
+// ---- client CIBA options (issue 20: OpenID Connect CIBA Core §4, docs/ciba.md) ----
+type CibaOptions = { cibaMode?: string; notificationEndpoint?: string; bcSigningAlg?: string; userCodeParameter?: boolean };
+const cibaOptions = (cmd: Command, set: boolean) => {
+  cmd.addOption(new Option("--ciba-mode <mode>", "how CIBA results reach the client (with --grant-types "
+    + "... urn:openid:params:grant-type:ciba; default poll)").choices(["poll", "ping", "push"]))
+    .option("--notification-endpoint <uri>", "https URL for CIBA ping and push notifications"
+      + `${set ? " (\"none\" clears it)" : ""}`)
+    .addOption(new Option("--bc-signing-alg <alg>", "CIBA requests must be signed request objects with this algorithm "
+      + "(needs --jwks or --jwks-uri)").choices([...CLIENT_KEY_ALGS, ...(set ? ["none"] : [])]))
+    .option("--user-code-parameter", "the client can send the subscriber's user_code (backchannel_user_code_parameter)");
+  if (set) cmd.option("--no-user-code-parameter", "the client does not send user_code");
+  return cmd;
+};
+/** The options as ClientSecurityInput's CIBA fields (lib/clients/client-security.ts checks them). */
+function cibaChanges(o: CibaOptions) {
+  const clear = (v: string | undefined) => (v === undefined ? undefined : v === "none" ? null : v);
+  return {
+    backchannelTokenDeliveryMode: o.cibaMode, backchannelClientNotificationEndpoint: clear(o.notificationEndpoint),
+    backchannelAuthRequestSigningAlg: clear(o.bcSigningAlg), backchannelUserCodeParameter: o.userCodeParameter,
+  };
+}
+
 // ---- clients ----
 const clientGroup = program.command("client").description("relying parties");
 
-securityOptions(clientGroup.command("create"), false) // issue 19
+cibaOptions(securityOptions(clientGroup.command("create"), false), false) // issue 19, CIBA (issue 20)
   .description("register a client; prints its client_id and secret once")
   .requiredOption("--name <name>", "short name the client sends as client_name")
   .requiredOption("--redirect-uri <uri...>", "exact redirect URI (repeatable)")
@@ -257,12 +286,13 @@ securityOptions(clientGroup.command("create"), false) // issue 19
   .action(act(async (o: {
     name: string; redirectUri: string[]; scope: string[]; profile: "oidc" | "mobile-connect";
     expiresIn?: "timestamp" | "seconds"; public?: boolean; postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
-  } & LogoutOptions & SecurityOptions) => {
+  } & LogoutOptions & SecurityOptions & CibaOptions) => {
     logoutChanges(o); // logout (issue 18): refused before the client exists
     const { client: c, clientSecret } = await createClient({
       name: o.name, redirectUris: o.redirectUri, scopes: o.scope, profile: o.profile, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
       ...securityChanges(o), // issue 19
+      ...cibaChanges(o), // CIBA (issue 20)
     });
     const logout = await setClientLogout({ clientId: c.id, changes: logoutChanges(o) }); // logout (issue 18)
     return {
@@ -305,7 +335,8 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
     };
   }));
 
-securityOptions(clientGroup.command("set <client_id>"), true).description("change a client's options") // issue 19
+cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true) // issue 19, CIBA (issue 20)
+  .description("change a client's options")
   .addOption(profileOption())
   .addOption(expiresIn())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
@@ -313,8 +344,9 @@ securityOptions(clientGroup.command("set <client_id>"), true).description("chang
   .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: {
     profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
-  } & LogoutOptions & SecurityOptions) => {
-    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status, ...securityChanges(o) };
+  } & LogoutOptions & SecurityOptions & CibaOptions) => {
+    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status, ...securityChanges(o),
+      ...cibaChanges(o) }; // CIBA (issue 20)
     const logoutOnly = Object.values(logoutChanges(o)).some((v) => v !== undefined) // logout (issue 18)
       && Object.values(changes).every((v) => v === undefined);
     const view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) : await updateClient({ clientId, changes }));
@@ -400,6 +432,55 @@ subscriberGroup.command("pcr <msisdn>").description("the subscriber's PCR (pairw
       json: { msisdn: s.msisdn, client_id: c.id, sector_identifier: c.sectorIdentifier, pcr, login_hint: `PCR:${pcr}` },
       text: [pcr, `(login_hint=PCR:${pcr}; sector ${c.sectorIdentifier})`],
     };
+  }));
+
+// ---- the subscriber's CIBA user code (issue 20, docs/ciba.md "User code") ----
+/**
+ * The user code, never on the command line (shell history, the process list): the first line of standard
+ * input, or typed at a prompt without echo when standard input is a terminal.
+ */
+async function readUserCode(): Promise<string> {
+  if (process.stdin.isTTY) {
+    const { createInterface } = await import("node:readline");
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    const muted = rl as unknown as { _writeToOutput: (s: string) => void };
+    process.stderr.write("User code (4-8 digits): ");
+    muted._writeToOutput = () => {};
+    const line = await new Promise<string>((resolve) => rl.once("line", resolve));
+    rl.close();
+    process.stderr.write("\n");
+    return line.trim();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > 1024) break;
+  }
+  return (Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "").trim();
+}
+
+const userCodeGroup = subscriberGroup.command("user-code")
+  .description("the subscriber's CIBA user code: relying parties must send it with every backchannel request");
+
+userCodeGroup.command("set <msisdn>")
+  .description("set or replace the user code (read from standard input, or a prompt; 4-8 digits, not the PIN)")
+  .action(act(async (msisdn: string) => {
+    const s = await getSubscriberByMsisdnOrThrow({ msisdn });
+    const code = await readUserCode();
+    if (!code) throw new AdminError("no user code given on standard input");
+    await userCodes.setUserCode({ subscriberId: s.id, code, who: { by: "operator", actor: operatorName() } });
+    return { json: { msisdn: s.msisdn, user_code_set: true },
+      text: [`User code set for ${s.msisdn}; backchannel requests for this subscriber must now carry it.`] };
+  }));
+
+userCodeGroup.command("clear <msisdn>").description("remove the user code (backchannel requests no longer need one)")
+  .action(act(async (msisdn: string) => {
+    const s = await getSubscriberByMsisdnOrThrow({ msisdn });
+    const cleared = await userCodes.clearUserCode({ subscriberId: s.id, who: { by: "operator", actor: operatorName() } });
+    return { json: { msisdn: s.msisdn, user_code_set: false, cleared },
+      text: [cleared ? `User code removed for ${s.msisdn}.` : `${s.msisdn} had no user code; nothing changed.`] };
   }));
 
 // ---- handsets (issue 5) and maintenance ----

@@ -9,7 +9,7 @@ const time = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")}`;
 
 /**
  * The signed-in account page: the apps allowed (what each may do, since when, "Forget"), the
- * handsets (with "Remove"), the recent sign-ins (time, app, level) and "Sign out". Every action is a
+ * handsets (with "Remove"), the CIBA user code (set, change, remove), the recent sign-ins (time, app, level) and "Sign out". Every action is a
  * plain form (AccountForm); nothing needs script.
  */
 export function AccountScreen({ ui, options, view, csrf, level, notice }: {
@@ -65,6 +65,27 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
               </li>
             ))}
           </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="user-code-title" className={ui.stack}>
+        <h2 id="user-code-title" className="font-semibold">{a.userCodeTitle}</h2>
+        <p className={ui.text}>{a.userCodeText}</p>
+        <p className={ui.text}>{view.hasUserCode ? a.userCodeIsSet : a.userCodeNone}</p>
+        <AccountForm action="user-code" {...form} className={ui.stack}>
+          <div>
+            <label htmlFor="user-code" className={ui.label}>{view.hasUserCode ? a.userCodeNewLabel : a.userCodeLabel}</label>
+            <input id="user-code" name="user_code" type="password" inputMode="numeric" autoComplete="off" required
+              maxLength={8} aria-describedby="user-code-help" className={ui.input} />
+            <p id="user-code-help" className={ui.help}>{a.userCodeHelp}</p>
+          </div>
+          <button type="submit" className={ui.secondary}>{view.hasUserCode ? a.userCodeChange : a.userCodeSet}</button>
+        </AccountForm>
+        {view.hasUserCode && (
+          <AccountForm action="user-code" {...form}>
+            <input type="hidden" name="remove" value="1" />
+            <button type="submit" className={ui.secondary}>{a.userCodeRemove}</button>
+          </AccountForm>
         )}
       </section>
 

@@ -3,6 +3,7 @@ import { removeSubscriberDevice } from "../devices/remove-subscriber-device";
 import { revokeAccessToken } from "../tokens/revoke-access-token";
 import type { AccountAction } from "./account-post";
 import { clearSessionCookie } from "./account-cookies";
+import { clearUserCode, setUserCode, UserCodeError } from "../ciba/set-user-code";
 
 /**
  * POST /account/forget (`client_id`): forget this app. Only the signed-in subscriber's own grant can be
@@ -19,6 +20,26 @@ export const forgetApp: AccountAction = async ({ session, form, ip }) => {
 export const removeHandset: AccountAction = async ({ session, form, ip }) =>
   (await removeSubscriberDevice({ subscriberId: session.subscriberId, deviceId: form.get("device_id") ?? "", ip }))
     ? { done: "removed" } : { e: "not_found" };
+
+/**
+ * POST /account/user-code: the subscriber's CIBA user code (docs/ciba.md "User code"). `user_code` sets or
+ * replaces it (4-8 digits, not the PIN); `remove` removes it. Audited either way.
+ */
+export const changeUserCode: AccountAction = async ({ session, form, ip }) => {
+  const who = { by: "subscriber" as const, ip };
+  if (form.get("remove") !== undefined) {
+    return (await clearUserCode({ subscriberId: session.subscriberId, who })) ? { done: "user_code_removed" } : { e: "not_found" };
+  }
+  const code = (form.get("user_code") ?? "").trim();
+  if (!code || code.length > 64) return { e: "user_code_invalid" };
+  try {
+    await setUserCode({ subscriberId: session.subscriberId, code, who });
+  } catch (err) {
+    if (err instanceof UserCodeError) return { e: err.reason };
+    throw err;
+  }
+  return { done: "user_code_set" };
+};
 
 /** POST /account/sign-out: the session's access token is revoked and its cookie cleared. */
 export const signOut: AccountAction = async ({ session }) => {

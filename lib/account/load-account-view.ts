@@ -5,12 +5,15 @@ import { listDevices } from "../devices/list-devices";
 import { listSubscriberGrants } from "../grants/list-subscriber-grants";
 import type { Messages } from "../i18n/get-messages";
 import { describeConsent } from "../interaction/describe-consent";
+import { hasUserCode } from "../ciba/set-user-code";
 
 /** Everything the account page shows, in the subscriber's language. */
 export interface AccountView {
   apps: Array<{ clientId: string; name: string; reads: string[]; since: Date }>;
   handsets: Array<{ id: string; name: string; enrolledAt: Date; lastSeenAt: Date | null }>;
   signIns: Array<{ at: Date; app: string; level: string }>;
+  /** Whether the subscriber set a CIBA user code (docs/ciba.md "User code"). */
+  hasUserCode: boolean;
 }
 
 /**
@@ -19,8 +22,9 @@ export interface AccountView {
  * since when, their handsets still enrolled, their ten latest sign-ins.
  */
 export async function loadAccountView({ subscriberId, t }: { subscriberId: string; t: Messages }): Promise<AccountView> {
-  const [grants, devices, signIns] = await Promise.all([
+  const [grants, devices, signIns, userCode] = await Promise.all([
     listSubscriberGrants({ subscriberId }), listDevices({ subscriberId }), listSubscriberSignIns({ subscriberId }),
+    hasUserCode({ subscriberId }),
   ]);
   const names = await findClientNames({ clientIds: [...grants.map((g) => g.clientId),
     ...signIns.flatMap((s) => (s.clientId ? [s.clientId] : []))] });
@@ -32,5 +36,6 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
     handsets: devices.filter((d) => !d.revokedAt)
       .map((d) => ({ id: d.id, name: d.name, enrolledAt: d.createdAt, lastSeenAt: d.lastSeenAt })),
     signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), level: s.acr ?? "?" })),
+    hasUserCode: userCode,
   };
 }

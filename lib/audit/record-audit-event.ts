@@ -11,6 +11,7 @@ export type AuditType =
   | "approval_requested" | "approval_answered"
   | "backchannel_requested"
   | "device_removed"
+  | "user_code_changed" // the subscriber set or removed their CIBA user code (lib/ciba/set-user-code.ts)
   | `admin_${string}`;
 
 export type AuditOutcome = "success" | "failure" | "locked" | "throttled" | "denied";

@@ -2,6 +2,7 @@ import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { AdminError } from "../admin/admin-error";
 import { CLIENT_CREDENTIALS_SCOPES, SUPPORTED_SCOPES } from "../oauth/scopes";
 import { checkRedirectUri } from "./client-fields";
+import { CIBA_GRANT_TYPE, DELIVERY_MODES, type DeliveryMode } from "../ciba/ciba";
 
 /**
  * A client's strong-authentication options (issue 19, docs/client-authentication.md): how it
@@ -113,6 +114,37 @@ export function checkScopeList(scopes: readonly string[], label: string,
   return list;
 }
 
+// ---- OpenID Connect CIBA client options (CIBA Core 1.0 §4, docs/ciba.md) ----
+
+/** `backchannel_token_delivery_mode`: poll, ping or push. */
+export function checkDeliveryMode(mode: string): DeliveryMode {
+  if (!(DELIVERY_MODES as readonly string[]).includes(mode)) {
+    throw new AdminError(`backchannel token delivery mode must be one of ${DELIVERY_MODES.join(", ")}`);
+  }
+  return mode as DeliveryMode;
+}
+
+/**
+ * `backchannel_client_notification_endpoint` (CIBA Core §4): an absolute https URL without fragment or
+ * credentials, where ping and push notifications are POSTed; http only on a loopback host, like every other
+ * URL a client registers (development and tests). A dynamic client's is also checked against internal
+ * addresses (lib/registration/internal-address.ts), and the delivery checks the address again when it connects.
+ */
+export function checkNotificationEndpoint(uri: string): string {
+  const label = "backchannel client notification endpoint";
+  const url = checkRedirectUri(uri, label);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new AdminError(`${label} must be an https URL`);
+  return uri;
+}
+
+/** `backchannel_authentication_request_signing_alg`: one of the client key algorithms (never none, never HMAC). */
+export function checkBackchannelSigningAlg(alg: string): string {
+  if (!(CLIENT_KEY_ALGS as readonly string[]).includes(alg)) {
+    throw new AdminError(`backchannel authentication request signing alg must be one of ${CLIENT_KEY_ALGS.join(", ")}`);
+  }
+  return alg;
+}
+
 /** Options a client may be created or changed with (createClient, updateClient, registration). */
 export interface ClientSecurityInput {
   authMethod?: ClientAuthMethod | null;
@@ -124,6 +156,11 @@ export interface ClientSecurityInput {
   grantTypes?: readonly string[];
   clientCredentialsScopes?: readonly string[];
   consentFreeScopes?: readonly string[];
+  // CIBA (docs/ciba.md); null clears
+  backchannelTokenDeliveryMode?: string | null;
+  backchannelClientNotificationEndpoint?: string | null;
+  backchannelAuthRequestSigningAlg?: string | null;
+  backchannelUserCodeParameter?: boolean;
 }
 
 /** The validated columns for ClientSecurityInput (only the fields given); consistency of the whole is checked by checkSecurityRules. */
@@ -143,12 +180,27 @@ export async function securityColumns(input: ClientSecurityInput) {
       CLIENT_CREDENTIALS_SCOPES).join(" ");
   }
   if (input.consentFreeScopes !== undefined) data.consentFreeScopes = checkScopeList(input.consentFreeScopes, "consent-free scopes").join(" ");
+  if (input.backchannelTokenDeliveryMode !== undefined) {
+    data.backchannelTokenDeliveryMode = input.backchannelTokenDeliveryMode === null
+      ? null : checkDeliveryMode(input.backchannelTokenDeliveryMode);
+  }
+  if (input.backchannelClientNotificationEndpoint !== undefined) {
+    data.backchannelClientNotificationEndpoint = input.backchannelClientNotificationEndpoint === null
+      ? null : checkNotificationEndpoint(input.backchannelClientNotificationEndpoint);
+  }
+  if (input.backchannelAuthRequestSigningAlg !== undefined) {
+    data.backchannelAuthRequestSigningAlg = input.backchannelAuthRequestSigningAlg === null
+      ? null : checkBackchannelSigningAlg(input.backchannelAuthRequestSigningAlg);
+  }
+  if (input.backchannelUserCodeParameter !== undefined) data.backchannelUserCodeParameter = input.backchannelUserCodeParameter;
   return data;
 }
 
 /** The rules a client's options must satisfy together (after a create or a change). */
 export function checkSecurityRules(c: {
   isPublic: boolean; hasSecret: boolean; authMethod: ClientAuthMethod | null; hasJwks: boolean; hasJwksUri: boolean;
+  /** CIBA (docs/ciba.md): absent for callers that change none of it. */
+  ciba?: CibaRuleInput;
 }) {
   if (c.hasJwks && c.hasJwksUri) throw new AdminError("give jwks or jwks_uri, not both (RFC 7591 §2)");
   if (c.authMethod === "private_key_jwt" && !c.hasJwks && !c.hasJwksUri) {
@@ -160,5 +212,31 @@ export function checkSecurityRules(c: {
   }
   if ((c.authMethod === "client_secret_basic" || c.authMethod === "client_secret_post") && !c.hasSecret) {
     throw new AdminError(`${c.authMethod} needs a client secret`);
+  }
+  if (c.ciba) checkCibaRules({ ...c.ciba, isPublic: c.isPublic, hasKeys: c.hasJwks || c.hasJwksUri });
+}
+
+/** A client's CIBA options as stored or asked (grant types and the four backchannel fields). */
+export interface CibaRuleInput {
+  grantTypes: readonly string[];
+  deliveryMode: string | null;
+  notificationEndpoint: string | null;
+  signingAlg: string | null;
+}
+
+/**
+ * The CIBA rules (CIBA Core §4): the grant is for confidential clients (a backchannel request is made by the
+ * relying party's server, always client-authenticated); ping and push need a notification endpoint; signed
+ * authentication requests need the client's public keys.
+ */
+export function checkCibaRules(c: CibaRuleInput & { isPublic: boolean; hasKeys: boolean }) {
+  if (c.grantTypes.includes(CIBA_GRANT_TYPE) && c.isPublic) {
+    throw new AdminError(`the ${CIBA_GRANT_TYPE} grant needs a confidential client (public clients cannot authenticate)`);
+  }
+  if ((c.deliveryMode === "ping" || c.deliveryMode === "push") && !c.notificationEndpoint) {
+    throw new AdminError(`${c.deliveryMode} mode needs a backchannel client notification endpoint`);
+  }
+  if (c.signingAlg && !c.hasKeys) {
+    throw new AdminError("signed backchannel authentication requests need the client's public keys: give jwks or jwks_uri");
   }
 }

@@ -7,7 +7,7 @@ import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSe
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
-import { checkSecurityRules, securityColumns, type ClientSecurityInput } from "./client-security";
+import { checkSecurityRules, DEFAULT_GRANT_TYPES, securityColumns, type ClientSecurityInput } from "./client-security";
 import { sealClientSecret } from "./seal-client-secret";
 
 export interface CreateClientInput extends ClientSecurityInput {
@@ -51,6 +51,12 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   checkSecurityRules({
     isPublic, hasSecret: !isPublic && !keyOnly, authMethod: input.authMethod ?? null,
     hasJwks: Boolean(security.jwks), hasJwksUri: Boolean(security.jwksUri),
+    ciba: { // CIBA (docs/ciba.md)
+      grantTypes: typeof security.grantTypes === "string" ? security.grantTypes.split(" ") : DEFAULT_GRANT_TYPES,
+      deliveryMode: (security.backchannelTokenDeliveryMode as string | null | undefined) ?? null,
+      notificationEndpoint: (security.backchannelClientNotificationEndpoint as string | null | undefined) ?? null,
+      signingAlg: (security.backchannelAuthRequestSigningAlg as string | null | undefined) ?? null,
+    },
   });
 
   if (await db.client.findFirst({ where: { name }, select: { id: true } })) {

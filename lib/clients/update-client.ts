@@ -38,6 +38,10 @@ export async function updateClient({ clientId, changes }: { clientId: string; ch
   checkSecurityRules({
     isPublic: next.isPublic, hasSecret: next.secretHash !== null, authMethod: toAuthMethod(next.tokenEndpointAuthMethod),
     hasJwks: next.jwks !== null, hasJwksUri: next.jwksUri !== null,
+    ciba: { // CIBA (docs/ciba.md)
+      grantTypes: next.grantTypes.split(" "), deliveryMode: next.backchannelTokenDeliveryMode,
+      notificationEndpoint: next.backchannelClientNotificationEndpoint, signingAlg: next.backchannelAuthRequestSigningAlg,
+    },
   });
   try {
     const row = await db.client.update({ where: { id: clientId }, data });

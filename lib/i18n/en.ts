@@ -210,6 +210,18 @@ export const en = {
     signIn: "Sign in",
     signInTitle: "Sign in to your account",
     signInText: "See the apps you have allowed, your registered phones and your recent sign-ins.",
+    // The CIBA user code (docs/ciba.md "User code")
+    userCodeTitle: "Code for sign-in requests",
+    userCodeText: "Companies can ask you to approve a sign-in on your phone without a web page, for example during "
+      + "a call. With a code, only those you have told it to can send you such a request.",
+    userCodeIsSet: "You have a code: requests without it are refused.",
+    userCodeNone: "You have no code: any company that knows your number can send you a request to approve.",
+    userCodeLabel: "New code",
+    userCodeNewLabel: "Replace your code",
+    userCodeHelp: "4 to 8 digits, different from your PIN. Not a simple sequence like 1234 or 1111.",
+    userCodeSet: "Save the code",
+    userCodeChange: "Change the code",
+    userCodeRemove: "Remove the code",
     notices: {
       forgotten: "The app was forgotten. It will ask your permission again.",
       removed: "The phone was removed. It no longer receives approval requests.",
@@ -218,6 +230,10 @@ export const en = {
       cancelled: "Sign-in was cancelled.",
       sign_in_failed: "The sign-in did not work. Try again.",
       not_found: "That item was not found. Nothing was changed.",
+      user_code_set: "Your code is saved. Give it only to companies you expect requests from.",
+      user_code_removed: "Your code was removed.",
+      user_code_invalid: "That code was not accepted: use 4 to 8 digits, not a simple sequence. Nothing was changed.",
+      user_code_same_as_pin: "Your code must not be your PIN. Nothing was changed.",
     } as Record<string, string>,
   },
   /** The operator's branding (lib/branding): the support link of the frames (BRAND_SUPPORT_URL). */

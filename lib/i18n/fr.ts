@@ -206,6 +206,19 @@ export const fr: Messages = {
     signIn: "Se connecter",
     signInTitle: "Connectez-vous à votre compte",
     signInText: "Consultez les applications que vous avez autorisées, vos téléphones enregistrés et vos connexions récentes.",
+    userCodeTitle: "Code pour les demandes de connexion",
+    userCodeText: "Des entreprises peuvent vous demander de valider une connexion sur votre téléphone sans page web, "
+      + "par exemple pendant un appel. Avec un code, seules celles à qui vous l’avez donné peuvent vous envoyer une "
+      + "telle demande.",
+    userCodeIsSet: "Vous avez un code\u00a0: les demandes qui ne le portent pas sont refusées.",
+    userCodeNone: "Vous n’avez pas de code\u00a0: toute entreprise qui connaît votre numéro peut vous envoyer une "
+      + "demande à valider.",
+    userCodeLabel: "Nouveau code",
+    userCodeNewLabel: "Remplacer votre code",
+    userCodeHelp: "4 à 8 chiffres, différent de votre code PIN. Pas une suite simple comme 1234 ou 1111.",
+    userCodeSet: "Enregistrer le code",
+    userCodeChange: "Changer le code",
+    userCodeRemove: "Supprimer le code",
     notices: {
       forgotten: "L’application a été oubliée. Elle vous redemandera votre accord.",
       removed: "Le téléphone a été retiré. Il ne reçoit plus de demandes de validation.",
@@ -214,6 +227,11 @@ export const fr: Messages = {
       cancelled: "La connexion a été annulée.",
       sign_in_failed: "La connexion n’a pas abouti. Réessayez.",
       not_found: "Cet élément est introuvable. Rien n’a été modifié.",
+      user_code_set: "Votre code est enregistré. Ne le donnez qu’aux entreprises dont vous attendez des demandes.",
+      user_code_removed: "Votre code a été supprimé.",
+      user_code_invalid: "Ce code n’a pas été accepté\u00a0: utilisez 4 à 8 chiffres, pas une suite simple. Rien n’a été "
+        + "modifié.",
+      user_code_same_as_pin: "Votre code ne doit pas être votre code PIN. Rien n’a été modifié.",
     },
   },
   branding: {

@@ -6,6 +6,7 @@ import { issuerBase } from "../http/issuer-base";
 import { GRANT_TYPES } from "./token/grants";
 import { CLIENT_KEY_ALGS } from "../clients/client-security";
 import { DPOP_SIGNING_ALGS } from "./dpop/dpop-errors";
+import { DELIVERY_MODES } from "../ciba/ciba";
 
 /** Paths of every endpoint, relative to the issuer: the endpoint registry's (lib/http/endpoints.ts). */
 export { PATHS } from "../http/endpoints";
@@ -18,6 +19,11 @@ const PRODUCT_VERSIONS = [
   { "openid mc_identity_phonenumber": "mc_v1.2" },
   { "openid mc_identity_signup": "mc_v1.2" },
   { "openid mc_identity_nationalid": "mc_v1.2" },
+  // The server-initiated flow mc_v2.0 announced, served as OpenID Connect CIBA (docs/ciba.md): the relying party
+  // starts authentication or authorisation from its server, the subscriber answers on the handset. Another pair
+  // for the same products, so a client that reads the list per product finds both versions.
+  { "openid mc_authn": "mc_v2.0" },
+  { "openid mc_authz": "mc_v2.0" },
 ];
 
 /** The provider metadata document (OIDC Discovery 1.0 §3 plus the interface's extensions). */
@@ -68,6 +74,10 @@ export function providerMetadata(issuer: string) {
     mc_hash_algs_supported: ["SHA-256"],
     mc_amr_values_supported: ["otp", "sms", "pin", "mca"],
     mc_di_scopes_supported: ["mc_identity_signup", "mc_identity_phonenumber", "mc_identity_nationalid"],
+    // OpenID Connect CIBA Core 1.0 §4 (docs/ciba.md); the endpoint comes from the registry above
+    backchannel_token_delivery_modes_supported: [...DELIVERY_MODES],
+    backchannel_authentication_request_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
+    backchannel_user_code_parameter_supported: true,
     // RFC 9449 §5.1 (docs/dpop.md)
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
   };

@@ -12,6 +12,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { refundInitialAccessToken, reserveInitialAccessToken } from "./initial-access-tokens";
 import { PROFILE_FIELD, type RegistrationMetadata } from "./registration-metadata";
 import { InvalidClientMetadata, RegistrationTokenRefused } from "./registration-errors";
+import { CIBA_GRANT_TYPE } from "../ciba/ciba";
 
 /** What the registration endpoints answer (RFC 7591 §3.2.1, RFC 7592 §3). */
 export type ClientInformation = Record<string, unknown>;
@@ -49,6 +50,25 @@ function information(row: Client, extra: { registrationAccessToken: string; regi
     ...(row.frontchannelLogoutUri ? { frontchannel_logout_uri: row.frontchannelLogoutUri } : {}),
     frontchannel_logout_session_required: row.frontchannelLogoutSessionRequired,
     [PROFILE_FIELD]: c.profile,
+    // CIBA Core §4 (docs/ciba.md): given back when the client has the grant or registered a mode
+    ...(c.grantTypes.includes(CIBA_GRANT_TYPE) || row.backchannelTokenDeliveryMode ? {
+      backchannel_token_delivery_mode: c.backchannelTokenDeliveryMode,
+      ...(c.backchannelClientNotificationEndpoint
+        ? { backchannel_client_notification_endpoint: c.backchannelClientNotificationEndpoint } : {}),
+      ...(c.backchannelAuthRequestSigningAlg
+        ? { backchannel_authentication_request_signing_alg: c.backchannelAuthRequestSigningAlg } : {}),
+      backchannel_user_code_parameter: c.backchannelUserCodeParameter,
+    } : {}),
+  };
+}
+
+/** The CIBA fields of validated metadata as ClientSecurityInput (a replacement clears what it omits). */
+function cibaInput(m: RegistrationMetadata) {
+  return {
+    backchannelTokenDeliveryMode: m.backchannelTokenDeliveryMode,
+    backchannelClientNotificationEndpoint: m.backchannelClientNotificationEndpoint,
+    backchannelAuthRequestSigningAlg: m.backchannelAuthRequestSigningAlg,
+    backchannelUserCodeParameter: m.backchannelUserCodeParameter,
   };
 }
 
@@ -91,6 +111,7 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
           requireSignedRequestObject: metadata.requireSignedRequestObject,
           requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests,
           dpopBoundAccessTokens: metadata.dpopBoundAccessTokens,
+          ...cibaInput(metadata),
           registeredBy: "dynamic", registrationAccessTokenHash: sha256(registrationAccessToken),
         });
       } catch (err) {
@@ -185,6 +206,7 @@ export async function updateRegistration({ clientId, token, body, metadata, clie
     requireSignedRequestObject: metadata.requireSignedRequestObject,
     requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: metadata.dpopBoundAccessTokens,
+    ...cibaInput(metadata),
   });
   const { count } = await db.client.updateMany({
     where: { id: clientId, registrationAccessTokenHash: row.registrationAccessTokenHash },

@@ -7,6 +7,8 @@ import {
   CLIENT_KEY_ALGS, checkAuthMethod, checkJwks, checkJwksUri, checkSecurityRules, type ClientAuthMethod,
   type ClientGrantType,
 } from "../clients/client-security";
+import { checkBackchannelSigningAlg, checkDeliveryMode, checkNotificationEndpoint } from "../clients/client-security";
+import { CIBA_GRANT_TYPE, type DeliveryMode } from "../ciba/ciba";
 import { SIGNING_ALG } from "../keys/key-store";
 import { checkLogoutUri, type ClientLogoutSettings } from "../logout/set-client-logout";
 import { fetchSectorIdentifier } from "./fetch-sector-identifier";
@@ -16,8 +18,11 @@ import { InvalidClientMetadata, InvalidRedirectUri } from "./registration-errors
 /** The extension field naming the client's profile (lib/clients/client-profile.ts): `oidc` (default) or `mobile-connect`. */
 export const PROFILE_FIELD = "client_profile";
 
-/** Grant types a dynamically registered client may ask for (client_credentials and JWT bearer stay with the operator). */
-export const REGISTRABLE_GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+/**
+ * Grant types a dynamically registered client may ask for (client_credentials and JWT bearer stay with the operator).
+ * CIBA is here: each backchannel request is approved by the subscriber on the handset (docs/ciba.md).
+ */
+export const REGISTRABLE_GRANT_TYPES = ["authorization_code", "refresh_token", CIBA_GRANT_TYPE] as const;
 
 const MAX_REDIRECT_URIS = 20;
 
@@ -49,6 +54,11 @@ export interface RegistrationMetadata {
   logout: ClientLogoutSettings;
   sectorIdentifier: string;
   sectorIdentifierUri: string | null;
+  // CIBA Core §4 (docs/ciba.md): null when not given (a replacement clears them)
+  backchannelTokenDeliveryMode: DeliveryMode | null;
+  backchannelClientNotificationEndpoint: string | null;
+  backchannelAuthRequestSigningAlg: string | null;
+  backchannelUserCodeParameter: boolean;
 }
 
 type Body = Record<string, unknown>;
@@ -170,9 +180,27 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     await checkPublicHost(uri, "jwks_uri", allowLoopback);
     return uri;
   });
+  // CIBA Core §4: the delivery mode is required with the grant; the notification endpoint is a URL the server
+  // POSTs to, so it gets the SSRF rules of the logout and jwks URIs.
+  const modeValue = optString(body, "backchannel_token_delivery_mode");
+  if (modeValue === undefined && grantTypes.includes(CIBA_GRANT_TYPE)) {
+    throw new InvalidClientMetadata(`backchannel_token_delivery_mode is required with the ${CIBA_GRANT_TYPE} grant `
+      + "(CIBA Core §4)");
+  }
+  const deliveryMode = modeValue === undefined ? null : await as(InvalidClientMetadata, () => checkDeliveryMode(modeValue));
+  const endpointValue = optString(body, "backchannel_client_notification_endpoint");
+  const notificationEndpoint = endpointValue === undefined ? null : await as(InvalidClientMetadata, async () => {
+    const uri = checkNotificationEndpoint(endpointValue);
+    await checkPublicHost(uri, "backchannel_client_notification_endpoint", allowLoopback);
+    return uri;
+  });
+  const signingAlgValue = optString(body, "backchannel_authentication_request_signing_alg");
+  const signingAlg = signingAlgValue === undefined
+    ? null : await as(InvalidClientMetadata, () => checkBackchannelSigningAlg(signingAlgValue));
   await as(InvalidClientMetadata, () => checkSecurityRules({
     isPublic, hasSecret: !isPublic && authMethod !== "private_key_jwt", authMethod,
     hasJwks: jwks !== null, hasJwksUri: jwksUri !== null,
+    ciba: { grantTypes, deliveryMode, notificationEndpoint, signingAlg },
   }));
 
   const postLogoutRedirectUris = [...new Set(optStrings(body, "post_logout_redirect_uris") ?? [])];
@@ -217,5 +245,8 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     requirePushedAuthorizationRequests: optBool(body, "require_pushed_authorization_requests"),
     dpopBoundAccessTokens: optBool(body, "dpop_bound_access_tokens"),
     logout, sectorIdentifier, sectorIdentifierUri,
+    backchannelTokenDeliveryMode: deliveryMode, backchannelClientNotificationEndpoint: notificationEndpoint,
+    backchannelAuthRequestSigningAlg: signingAlg,
+    backchannelUserCodeParameter: optBool(body, "backchannel_user_code_parameter"),
   };
 }

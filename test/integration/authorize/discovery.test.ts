@@ -27,6 +27,23 @@ describe("provider metadata", () => {
     expect(m.id_token_signing_alg_values_supported).toContain("RS256");
   });
 
+  it("advertises OpenID Connect CIBA and the server-initiated version (docs/ciba.md)", async () => {
+    const m = await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json();
+    expect(m.backchannel_authentication_endpoint).toBe(`${baseUrl}/bc-authorize`);
+    expect(m.backchannel_token_delivery_modes_supported).toEqual(["poll", "ping", "push"]);
+    expect(m.backchannel_authentication_request_signing_alg_values_supported).toEqual(["RS256", "PS256", "ES256"]);
+    expect(m.backchannel_user_code_parameter_supported).toBe(true);
+    expect(m.mc_version).toContain("mc_v2.0");
+    expect(m.service_version_supported).toContainEqual({ "openid mc_authn": "mc_v2.0" });
+    expect(m.service_version_supported).toContainEqual({ "openid mc_authn": "mc_v1.2" });
+    expect(m.mobile_connect_version_supported).toEqual(m.service_version_supported);
+    // oauth4webapi reads the same document as a CIBA-capable authorization server
+    const issuer = new URL(baseUrl);
+    const as = await oauth.processDiscoveryResponse(issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: "oidc", [oauth.allowInsecureRequests]: true }));
+    expect(as.backchannel_authentication_endpoint).toBe(`${baseUrl}/bc-authorize`);
+  });
+
   it("advertises no URL that does not answer", async () => {
     const m = await (await fetch(`${baseUrl}/.well-known/openid-configuration`)).json();
     const urls = Object.entries(m).filter(([k, v]) => typeof v === "string" && /(_endpoint|_uri|_documentation)$/.test(k));
