@@ -33,7 +33,7 @@ const opt = (name, fallback) => {
 };
 if (flag("--help")) {
   console.log("node bench/ciba-held.mjs [--no-build] [--dist-dir .next-bench] [--pending 10000] [--checkpoints 1000,5000]" +
-    " [--idle 30] [--sample 20] [--subscribers 20] [--concurrency 16] [--out bench/results/ciba-held.md]");
+    " [--idle 30] [--sample 20] [--subscribers 20] [--concurrency 16] [--out bench/results/ciba-held.md] [--cpu-prof dir]");
   process.exit(0);
 }
 const distDir = opt("--dist-dir", ".next-bench");
@@ -50,6 +50,24 @@ const sha256 = (v) => createHash("sha256").update(v).digest("base64url");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const perSubscriber = Math.ceil(PENDING / SUBSCRIBERS);
 if (perSubscriber > 1000) throw new Error("APPROVAL_PENDING_PER_SUBSCRIBER is at most 1000: use more --subscribers");
+
+/** Markdown lines of at most 120 characters (tables left as they are; a bullet's continuation indented). */
+function wrap(text, width = 120) {
+  return text.split("\n").flatMap((line) => {
+    if (line.length <= width || line.startsWith("|")) return [line];
+    const indent = line.startsWith("- ") ? "  " : "";
+    const out = [];
+    let cur = "";
+    for (const word of line.split(" ")) {
+      if (cur && (cur + " " + word).length > width) {
+        out.push(cur);
+        cur = indent + word;
+      } else cur = cur ? `${cur} ${word}` : word;
+    }
+    if (cur) out.push(cur);
+    return out;
+  }).map((l) => l.trimEnd()).join("\n");
+}
 
 // ---- /proc readings of the server process (all its threads) ----
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
@@ -133,7 +151,7 @@ Object.assign(process.env, {
   BENCH_NODE_FLAGS: `--expose-gc --import ${path.join(root, "bench/lib/heap-probe.mjs")} ${process.env.BENCH_NODE_FLAGS ?? ""}`,
 });
 if (!flag("--no-build")) buildOurs({ distDir, log });
-const ours = await startOurs({ distDir, serverCore: null, log });
+const ours = await startOurs({ distDir, serverCore: null, log, cpuProfDir: opt("--cpu-prof", null) });
 const pid = ours.pid;
 let exitCode = 0;
 try {
@@ -211,25 +229,36 @@ try {
     return row;
   }
   const mb = (b) => (b / 1048576).toFixed(1);
+  // An idle window: no request, no probe; only /proc is read, at its start and its end.
+  const idles = [];
+  async function idleWindow(label) {
+    log(`${label}: idle ${IDLE_S} s…`);
+    const w = { label, pending: pendingInDb(), cpu0: cpuSeconds(pid), cs0: contextSwitches(pid), rss0: vmRss(pid), t0: performance.now() };
+    await sleep(IDLE_S * 1000);
+    Object.assign(w, { cpu1: cpuSeconds(pid), cs1: contextSwitches(pid), rss1: vmRss(pid), t1: performance.now() });
+    w.cpu = w.cpu1 - w.cpu0;
+    w.seconds = (w.t1 - w.t0) / 1000;
+    w.wakeups = w.cs1 - w.cs0;
+    idles.push(w);
+    log(`${label}: ${w.cpu.toFixed(2)} s CPU over ${w.seconds.toFixed(1)} s, ${w.wakeups} context switches`);
+    return w;
+  }
 
   await sample("started, nothing pending (cold)");
+  await idleWindow("started, nothing pending (cold)");
   const creation = [];
   for (const target of CHECKPOINTS) {
     const c = await createUpTo(target);
     creation.push({ to: target, ...c });
     log(`created ${c.count} in ${c.seconds.toFixed(1)} s (${(c.count / c.seconds).toFixed(0)}/s, server CPU ${(1000 * c.cpu / c.count).toFixed(2)} ms each)`);
     await sample(`${target.toLocaleString("en")} pending`);
+    if (target !== PENDING) await idleWindow(`${target.toLocaleString("en")} pending`);
   }
 
-  // Idle with everything pending: no request, no probe; only /proc is read, at the start and the end.
-  log(`idle ${IDLE_S} s with ${created} pending…`);
-  const idle = { cpu0: cpuSeconds(pid), cs0: contextSwitches(pid), rss0: vmRss(pid), t0: performance.now() };
-  await sleep(IDLE_S * 1000);
-  Object.assign(idle, { cpu1: cpuSeconds(pid), cs1: contextSwitches(pid), rss1: vmRss(pid), t1: performance.now() });
-  const idleCpu = idle.cpu1 - idle.cpu0;
-  const idleSeconds = (idle.t1 - idle.t0) / 1000;
-  log(`idle: ${idleCpu.toFixed(2)} s CPU over ${idleSeconds.toFixed(1)} s, ${idle.cs1 - idle.cs0} context switches, ` +
-    `notifications meanwhile ${notificationCount}`);
+  // Idle with everything pending.
+  const idle = await idleWindow(`${PENDING.toLocaleString("en")} pending`);
+  const idleCpu = idle.cpu;
+  const idleSeconds = idle.seconds;
   const notificationsBeforeAnswers = notificationCount;
 
   // A sample answered on the handsets (one per subscriber first): each ping must arrive; two are redeemed.
@@ -291,8 +320,15 @@ try {
       `RSS ${(perReqRss).toFixed(0)} bytes, V8 heap after GC ${(perReqHeap).toFixed(0)} bytes per request.`,
     `- **Idle with ${created.toLocaleString("en")} pending**: ${idleCpu.toFixed(2)} s of server CPU over ${idleSeconds.toFixed(1)} s ` +
       `(${(100 * idleCpu / idleSeconds).toFixed(2)} % of one core; /proc's resolution is ${(1000 / CLK_TCK).toFixed(0)} ms), ` +
-      `${idle.cs1 - idle.cs0} thread wake-ups (context switches, all threads), RSS ${mb(idle.rss0)} → ${mb(idle.rss1)} MB; ` +
-      `${notificationsBeforeAnswers} notifications sent before any answer.`,
+      `${idle.wakeups} thread wake-ups (context switches, all threads), RSS ${mb(idle.rss0)} → ${mb(idle.rss1)} MB; ` +
+      `${notificationsBeforeAnswers} notifications sent before any answer. Every idle window (${IDLE_S} s, nothing else running ` +
+      "in the server):",
+    "",
+    "| idle window | pending | server CPU | % of one core | thread wake-ups | RSS start → end |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...idles.map((w) => `| ${w.label} | ${w.pending} | ${w.cpu.toFixed(2)} s | ${(100 * w.cpu / w.seconds).toFixed(2)} % | ` +
+      `${w.wakeups} | ${mb(w.rss0)} → ${mb(w.rss1)} MB |`),
+    "",
     `- **Creating them**: ${creation.map((c) => `${c.count.toLocaleString("en")} in ${c.seconds.toFixed(1)} s ` +
       `(${(c.count / c.seconds).toFixed(0)}/s, ${(1000 * c.cpu / c.count).toFixed(2)} ms server CPU each)`).join("; ")}.` +
       (refusals.size ? ` Refusals retried: ${[...refusals].map(([k, n]) => `${n}× ${k}`).join("; ")}.` : ""),
@@ -302,6 +338,7 @@ try {
       `${(latencies.at(-1) ?? NaN).toFixed(0)} ms after the answer was sent; ${redeemed} of 2 redeemed at the token endpoint; ` +
       `${after.pending} still pending.`,
     "",
+    ...(process.env.CIBA_HELD_NOTE ? [process.env.CIBA_HELD_NOTE, ""] : []),
     "How it was measured: RSS is `/proc/<pid>/status` VmRSS of the server process, read before anything else touches it; ",
     "the heap is `process.memoryUsage()` inside the server after `gc()` (bench/lib/heap-probe.mjs, run on SIGUSR2, so",
     "the probe itself has no timer); CPU is utime + stime of `/proc/<pid>/stat` (every thread: the event loop, libuv's",
@@ -309,8 +346,8 @@ try {
     "/proc, at its start and end. Rerun: `npm run bench:ciba -- --no-build --dist-dir .next` after a production build.",
     "",
   ].join("\n");
-  writeFileSync(OUT, md);
-  process.stdout.write(md);
+  writeFileSync(OUT, wrap(md));
+  process.stdout.write(wrap(md));
   if (missing > 0 || redeemed < Math.min(2, answered.length)) exitCode = 1;
 } catch (err) {
   console.error(err);
