@@ -33,7 +33,7 @@ export const backchannelOutbox: Outbox<BackchannelNotification> = {
   policy: CIBA_NOTIFICATION_POLICY,
   findDue: (where, take) => db.backchannelNotification.findMany({ where, orderBy: { nextAttemptAt: "asc" }, take }),
   claim: (where, data) => db.backchannelNotification.updateMany({ where, data }),
-  record: (id, data) => db.backchannelNotification.update({ where: { id }, data, select: { id: true } }),
+  record: (where, data) => db.backchannelNotification.updateMany({ where, data }),
   send: sendNotification,
   onGiveUp: async (row) => {
     if (row.kind === "push") await revokePushTokens({ notificationId: row.id });

@@ -87,7 +87,7 @@ describe("the endpoint registry and the provider metadata", () => {
   it("derives grant_types_supported from the token endpoint's grants", () => {
     expect(metadata.grant_types_supported).toEqual(Object.keys(GRANTS));
     expect(metadata.grant_types_supported).toEqual(["authorization_code", "refresh_token", "client_credentials",
-      "urn:ietf:params:oauth:grant-type:jwt-bearer"]);
+      "urn:ietf:params:oauth:grant-type:jwt-bearer", "urn:openid:params:grant-type:ciba"]);
   });
 
   it("keeps PATHS (lib/oauth/discovery.ts) as the registry's fixed paths", () => {

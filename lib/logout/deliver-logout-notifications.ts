@@ -30,7 +30,7 @@ export const logoutOutbox: Outbox<LogoutNotification> = {
   policy: POLICY,
   findDue: (where, take) => db.logoutNotification.findMany({ where, orderBy: { nextAttemptAt: "asc" }, take }),
   claim: (where, data) => db.logoutNotification.updateMany({ where, data }),
-  record: (id, data) => db.logoutNotification.update({ where: { id }, data, select: { id: true } }),
+  record: (where, data) => db.logoutNotification.updateMany({ where, data }),
   send: async (row) => {
     const token = await signLogoutToken({ clientId: row.clientId, sub: row.sub, sid: row.sid, jti: row.id });
     const client = await getClient({ clientId: row.clientId });

@@ -51,7 +51,8 @@ export interface Outbox<Row extends OutboxRow> {
   policy: RetryPolicy;
   findDue(where: DueWhere, take: number): Promise<Row[]>;
   claim(where: ClaimWhere, data: ClaimData): Promise<{ count: number }>;
-  record(id: string, data: ResultData): Promise<unknown>;
+  /** Writes an attempt's result, only while the attempt still holds the row (`attempts` as claimed). */
+  record(where: { id: string; attempts: number }, data: ResultData): Promise<unknown>;
   /** Sends the `attempt`-th attempt (1-based) of a claimed row; never throws (a failure is an Outcome). */
   send(row: Row, attempt: number): Promise<Outcome>;
   /** After a row is given up (e.g. revoke what the attempts issued). */
@@ -77,11 +78,12 @@ export async function startDue<Row extends OutboxRow>(outbox: Outbox<Row>, { now
       error: describeError(err) }));
     const at = new Date();
     if (outcome.delivered) {
-      await outbox.record(row.id, { deliveredAt: at, lastStatus: outcome.status ?? null, lastError: null });
+      await outbox.record({ id: row.id, attempts: attempt }, { deliveredAt: at, lastStatus: outcome.status ?? null,
+        lastError: null });
       return true;
     }
     const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
-    await outbox.record(row.id, {
+    await outbox.record({ id: row.id, attempts: attempt }, {
       lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
       ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
     });
@@ -111,10 +113,31 @@ export function describeError(err: unknown): string {
  * timeout, never the worker or any request. The timer is unref'd; a failed pass (database briefly unavailable) is
  * logged and retried at the next tick.
  */
-export function outboxWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: {
+export function outboxWorker(opts: {
   label: string; pollMs?: number; maxInFlight?: number;
   pass: (capacity: number) => Promise<Array<Promise<unknown>>>;
-}) {
+}): OutboxWorker {
+  // One worker per label and process: the server bundle (server/main.ts) and Next.js's bundles each load this module,
+  // and a kick from any of them must reach the worker instrumentation.ts started.
+  const registry = globalThis as unknown as Record<symbol, OutboxWorker | undefined>;
+  const key = Symbol.for(`outbox-worker:${opts.label}`);
+  return (registry[key] ??= createWorker(opts));
+}
+
+export interface OutboxWorker {
+  /** Starts the timer (once per process). */
+  start(): void;
+  /**
+   * Runs now when the worker runs in this process; elsewhere (the admin CLI) the queued rows wait for a server's
+   * next poll, so a short-lived process never holds up on a slow relying party.
+   */
+  kick(): void;
+}
+
+function createWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: {
+  label: string; pollMs?: number; maxInFlight?: number;
+  pass: (capacity: number) => Promise<Array<Promise<unknown>>>;
+}): OutboxWorker {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -142,16 +165,11 @@ export function outboxWorker({ label, pollMs = 2_000, maxInFlight = 20, pass }: 
       });
   }
   return {
-    /** Starts the timer (once per process). */
     start(): void {
       if (timer) return;
       timer = setInterval(run, pollMs);
       timer.unref();
     },
-    /**
-     * Runs now when the worker runs in this process; elsewhere (the admin CLI) the queued rows wait for a server's
-     * next poll, so a short-lived process never holds up on a slow relying party.
-     */
     kick(): void {
       if (timer) run();
     },

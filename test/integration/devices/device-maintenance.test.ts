@@ -130,7 +130,7 @@ describe("purge of expired rows", () => {
     expect(JSON.parse(run.stdout)).toEqual({ purged: { deviceRequests: 2, deviceEnrolments: 2, authorizationRequests: 2,
       authorizationCodes: 2, messages: 2, rateLimits: 2, accessTokens: 2, refreshTokens: 2, clientAccessTokens: 2, usedJwtIds: 2,
       pushedRequests: 2,
-      initialAccessTokens: 2 } });
+      initialAccessTokens: 2, backchannelRequests: 0, backchannelNotifications: 0 } });
     const human = await admin("purge-expired");
     expect(human.stdout).toContain("deviceRequests: 0 row(s) deleted");
     expect((await counts()).auditEvents).toBeGreaterThanOrEqual(audit); // append-only; the CLI audits its own runs
