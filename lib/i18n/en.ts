@@ -266,6 +266,7 @@ export const en = {
     results: {
       enrolled: "This phone is now registered for approvals.",
       approved: "Approved. You can return to the other device.",
+      approved_backchannel: "Approved. The application has been told.",
       rejected: "Rejected. The application has been told.",
       gone: "This request was already answered, has expired, or the screen that asked for it was closed.",
       check_missing: "Type the number shown on the screen where you are signing in, then approve.",

@@ -263,6 +263,7 @@ export const fr: Messages = {
     results: {
       enrolled: "Ce téléphone est maintenant enregistré pour les approbations.",
       approved: "Approuvé. Vous pouvez revenir sur l'autre appareil.",
+      approved_backchannel: "Approuvé. L'application en a été informée.",
       rejected: "Refusé. L'application en a été informée.",
       gone: "Cette demande a déjà reçu une réponse, a expiré, ou l'écran qui l'a faite a été fermé.",
       check_missing: "Saisissez le nombre affiché sur l'écran où vous vous connectez, puis approuvez.",

@@ -15,7 +15,7 @@ const LOST = new Error("authorization request no longer pending");
 const LOCKED = new Error("subscriber locked");
 
 export type AnswerResult =
-  | "approved" | "rejected" | "gone" | "check_missing" | "mismatch" | "pin_missing" | "pin_invalid" | "locked";
+  | "approved" | "approved_backchannel" | "rejected" | "gone" | "check_missing" | "mismatch" | "pin_missing" | "pin_invalid" | "locked";
 
 /**
  * The subscriber's answer on the handset.
@@ -206,5 +206,5 @@ async function answerBackchannelOnHandset({ device, request, decision, pin, now 
     recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: device.subscriberId, clientId: request.clientId,
       detail: { method: "device", acr, flow: "ciba" } }),
   ]);
-  return "approved";
+  return "approved_backchannel"; // no other screen to return to: the application is told
 }
