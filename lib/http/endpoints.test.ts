@@ -64,7 +64,8 @@ describe("the endpoint registry and the provider metadata", () => {
   it("keeps the document's keys in their published order", () => {
     expect(Object.keys(metadata)).toEqual(["version", "issuer", "authorization_endpoint", "token_endpoint",
       "userinfo_endpoint", "premiuminfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint",
-      "pushed_authorization_request_endpoint", "end_session_endpoint", "check_session_iframe", "registration_endpoint",
+      "pushed_authorization_request_endpoint", "backchannel_authentication_endpoint", // CIBA (issue 20)
+      "end_session_endpoint", "check_session_iframe", "registration_endpoint",
       "op_policy_uri", "service_documentation", "op_tos_uri",
       "scopes_supported",
       "response_types_supported", "response_modes_supported", "grant_types_supported", "subject_types_supported",
@@ -81,6 +82,8 @@ describe("the endpoint registry and the provider metadata", () => {
       "login_hint_methods_supported", "service_version_supported",
       "mobile_connect_version_supported", "mc_version", "mc_hash_algs_supported", "mc_amr_values_supported",
       "mc_di_scopes_supported",
+      "backchannel_token_delivery_modes_supported", "backchannel_authentication_request_signing_alg_values_supported",
+      "backchannel_user_code_parameter_supported", // CIBA (issue 20)
       "dpop_signing_alg_values_supported"]);
   });
 
