@@ -272,7 +272,7 @@ try {
     const res = await client.request("POST", `/handset/requests/${dr.id}`, { body: "decision=approve",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: ours.origin, cookie: r.sub.cookie } });
     const result = new URL(res.headers.location ?? "/", ours.origin).searchParams.get("result");
-    if (result !== "approved") throw new Error(`the handset answer was ${res.status} ${res.headers.location}`);
+    if (result !== "approved_backchannel") throw new Error(`the handset answer was ${res.status} ${res.headers.location}`);
     answered.push({ id: r.id, t0, answeredIn: performance.now() - t0 });
   }
   const deadline = performance.now() + 30_000;

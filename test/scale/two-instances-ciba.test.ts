@@ -137,7 +137,7 @@ async function pollAcross(pair: Pair, startOn: string, answerOnBase: string) {
 
   const answer = await answerOn(pair, answerOnBase, request.id, cookie);
   expect(answer.status).toBe(303);
-  expect(new URL(answer.headers.get("location")!, pair.issuer).searchParams.get("result")).toBe("approved");
+  expect(new URL(answer.headers.get("location")!, pair.issuer).searchParams.get("result")).toBe("approved_backchannel");
 
   await wait(interval * 1000 + 100);
   const tokens = await json(await pollToken(rp, authReqId, { baseUrl: startOn }));
@@ -167,7 +167,7 @@ async function pingAcross(pair: Pair, startOn: string, answerOnBase: string) {
   const request = await handsetRequestOf(sha256(authReqId));
   const answeredAt = Date.now();
   const answer = await answerOn(pair, answerOnBase, request.id, cookie);
-  expect(new URL(answer.headers.get("location")!, pair.issuer).searchParams.get("result")).toBe("approved");
+  expect(new URL(answer.headers.get("location")!, pair.issuer).searchParams.get("result")).toBe("approved_backchannel");
 
   let ping: (typeof received)[number] | undefined;
   for (let i = 0; i < 200 && !ping; i++) {

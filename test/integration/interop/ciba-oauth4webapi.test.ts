@@ -79,7 +79,7 @@ async function approveOnHandset(authReqId: string, cookie: string, bindingMessag
   expect(await page.text()).toContain(bindingMessage);
   const answer = await answerOnHandset(request.id, cookie, { decision: "approve" });
   expect(answer.status).toBe(303);
-  expect(new URL(answer.headers.get("location")!, baseUrl).searchParams.get("result")).toBe("approved");
+  expect(new URL(answer.headers.get("location")!, baseUrl).searchParams.get("result")).toBe("approved_backchannel");
 }
 
 async function premiumInfo(accessToken: string) {
