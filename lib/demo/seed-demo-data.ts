@@ -27,6 +27,13 @@ const DEMO_CLIENTS: CreateClientInput[] = [
     ...REDIRECTS, name: "DemoSdkApp", profile: "mobile-connect", expiresInFormat: "seconds",
     fixedCredentials: { clientId: "demo-client-sdk", clientSecret: "demo-sdk-secret-change-me" },
   },
+  {
+    // A call centre's server: CIBA in poll mode (docs/ciba.md), RFC 6749 seconds, OpenID Connect rules.
+    ...REDIRECTS, name: "DemoCallCentre", profile: "oidc", expiresInFormat: "seconds",
+    grantTypes: ["authorization_code", "refresh_token", "urn:openid:params:grant-type:ciba"],
+    backchannelTokenDeliveryMode: "poll",
+    fixedCredentials: { clientId: "demo-client-ciba", clientSecret: "demo-ciba-secret-change-me" },
+  },
 ];
 
 const FULL_IDENTITY = [

@@ -33,7 +33,7 @@ const IDENTITY = ["title", "givenName", "middleName", "familyName", "preferredUs
 
 describe("demo data seed", () => {
   it("creates the documented clients, subscribers and keys", async () => {
-    expect(await seedDemoData()).toMatch(/clients 2 created.*subscribers 4 created/);
+    expect(await seedDemoData()).toMatch(/clients 3 created.*subscribers 4 created/);
     const { clients, subscribers, keys } = await snapshot();
     expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
 
@@ -49,6 +49,10 @@ describe("demo data seed", () => {
     const sdk = clients.find((c) => c.id === "demo-client-sdk")!;
     expect(sdk).toMatchObject({ name: "DemoSdkApp", profile: "mobile-connect", expiresInFormat: "seconds" });
     expect(await verifySecret("demo-sdk-secret-change-me", sdk.secretHash!)).toBe(true);
+    const ciba = clients.find((c) => c.id === "demo-client-ciba")!;
+    expect(ciba).toMatchObject({ name: "DemoCallCentre", profile: "oidc", expiresInFormat: "seconds",
+      backchannelTokenDeliveryMode: "poll", grantTypes: "authorization_code refresh_token urn:openid:params:grant-type:ciba" });
+    expect(await verifySecret("demo-ciba-secret-change-me", ciba.secretHash!)).toBe(true);
 
     const [full, phoneOnly, suspended, partial] = subscribers;
     expect(subscribers.map((s) => [s.msisdn, s.status])).toEqual([
@@ -70,15 +74,15 @@ describe("demo data seed", () => {
 
   it("re-running, in process or as `npm start` does (prisma/seed.ts), changes nothing", async () => {
     const before = await snapshot();
-    expect(await seedDemoData()).toMatch(/clients 0 created, 2 kept; subscribers 0 created, 4 kept/);
-    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 2 kept.*0 created, 4 kept\n$/);
+    expect(await seedDemoData()).toMatch(/clients 0 created, 3 kept; subscribers 0 created, 4 kept/);
+    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 3 kept.*0 created, 4 kept\n$/);
     expect(await snapshot()).toEqual(before);
   });
 
   it("DEMO_DATA=false (the default on PostgreSQL) seeds nothing: no published demo secret in production", async () => {
-    await db.client.deleteMany({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } });
+    await db.client.deleteMany({ where: { id: { in: ["demo-client", "demo-client-sdk", "demo-client-ciba"] } } });
     expect(await runSeedScript("false")).toMatch(/^Demo data: not seeded/);
-    expect(await db.client.count({ where: { id: { in: ["demo-client", "demo-client-sdk"] } } })).toBe(0);
+    expect(await db.client.count({ where: { id: { in: ["demo-client", "demo-client-sdk", "demo-client-ciba"] } } })).toBe(0);
     expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db" }).DEMO_DATA).toBe(false);
     expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "file:/tmp/x.db" }).DEMO_DATA).toBe(true);
     expect(parseConfig({ ...TEST_SECRETS, DATABASE_URL: "postgresql://u@127.0.0.1/db", DEMO_DATA: "true" }).DEMO_DATA).toBe(true);
