@@ -3,8 +3,8 @@ import { describeConsent } from "@/lib/interaction/describe-consent";
 import { parseScope } from "@/lib/oauth/scopes";
 
 /** Times on the handset: hours and minutes in UTC (the server does not know the phone's time zone). */
-const clock = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
-const minutesLeft = (d: Date) => Math.max(0, Math.ceil((d.getTime() - Date.now()) / 60_000));
+export const clock = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
+export const minutesLeft = (d: Date) => Math.max(0, Math.ceil((d.getTime() - Date.now()) / 60_000));
 
 /**
  * The approval card of a backchannel (CIBA) request, shared by the handset (app/handset/page.tsx) and the
@@ -39,16 +39,26 @@ export function CibaRequestCard({ t, action, clientName, scope, acr, bindingMess
         <dd><time dateTime={expiresAt.toISOString()}>{clock(expiresAt)}</time> ({m.minutesLeft(minutesLeft(expiresAt))})</dd>
       </dl>
       <form method="post" action={action} className="flex flex-wrap items-end gap-2">
-        {acr === "3" && (
-          <label className="w-full text-sm">{m.pinLabel}
-            <input name="pin" type="password" inputMode="numeric" autoComplete="off" maxLength={64}
-              className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
-          </label>
-        )}
-        <button name="decision" value="approve" className="rounded bg-green-700 px-3 py-1.5 text-white">{m.approve}</button>
-        <button name="decision" value="reject" className="rounded bg-slate-200 px-3 py-1.5">{m.reject}</button>
+        <PinAndAnswer t={t} acr={acr} />
       </form>
       <p className="mt-2 text-xs text-slate-600">{m.cibaNotYou}</p>
+    </>
+  );
+}
+
+/** The end of every handset answer form: the PIN field at level 3, then Approve and Reject (`decision`). */
+export function PinAndAnswer({ t, acr }: { t: Messages; acr: string }) {
+  const m = t.handset;
+  return (
+    <>
+      {acr === "3" && (
+        <label className="w-full text-sm">{m.pinLabel}
+          <input name="pin" type="password" inputMode="numeric" autoComplete="off" maxLength={64}
+            className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
+        </label>
+      )}
+      <button name="decision" value="approve" className="rounded bg-green-700 px-3 py-1.5 text-white">{m.approve}</button>
+      <button name="decision" value="reject" className="rounded bg-slate-200 px-3 py-1.5">{m.reject}</button>
     </>
   );
 }

@@ -9,7 +9,7 @@ import { describeConsent } from "@/lib/interaction/describe-consent";
 import { servicePath } from "@/lib/interaction/screen-headers";
 import { maskMsisdn } from "@/lib/messaging/mask-msisdn";
 import { parseScope } from "@/lib/oauth/scopes";
-import { CibaRequestCard } from "./ciba-request-card";
+import { CibaRequestCard, clock, minutesLeft, PinAndAnswer } from "./ciba-request-card";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata(): Promise<Metadata> {
@@ -20,9 +20,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 // Reloads the page when the set of pending requests changes (SSE from /handset/events); stops once a
 // form is submitted, so the reload cannot cancel the answer's own navigation (and its result message).
-/** Times on the handset: hours and minutes in UTC (the server does not know the phone's time zone). */
-const clock = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
-const minutesLeft = (d: Date) => Math.max(0, Math.ceil((d.getTime() - Date.now()) / 60_000));
 
 const js = (value: string) => JSON.stringify(value).replace(/</g, "\\u003c");
 const live = (events: string, page: string) => `(function(){var ids=document.querySelector("main").dataset.ids||"";
@@ -107,14 +104,7 @@ export default async function DevicePage({ searchParams }: Props) {
                   <input name="check" type="text" inputMode="numeric" autoComplete="off" maxLength={8} pattern="[0-9 ]*"
                     className="mt-1 block w-24 rounded border border-slate-300 px-2 py-1 text-lg tracking-widest" />
                 </label>
-                {r.acr === "3" && (
-                  <label className="w-full text-sm">{m.pinLabel}
-                    <input name="pin" type="password" inputMode="numeric" autoComplete="off" maxLength={64}
-                      className="mt-1 block w-full rounded border border-slate-300 px-2 py-1" />
-                  </label>
-                )}
-                <button name="decision" value="approve" className="rounded bg-green-700 px-3 py-1.5 text-white">{m.approve}</button>
-                <button name="decision" value="reject" className="rounded bg-slate-200 px-3 py-1.5">{m.reject}</button>
+                <PinAndAnswer t={t} acr={r.acr} />
               </form>
               <p className="mt-2 text-xs text-slate-600">{m.notYou}</p>
             </li>

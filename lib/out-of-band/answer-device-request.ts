@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import { db } from "../db";
 import { randomToken, safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -69,10 +70,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
   const won = await db.$transaction(async (tx) => {
     const done = await tx.deviceRequest.updateMany({ where, data: { status: "approved", ...answered } });
     if (done.count !== 1) return false;
-    // Level 3: a lockout written by other attempts since the PIN check wins over this approval.
-    if (acr === "3" && await tx.subscriber.count({
-      where: { id: device.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
-    }) === 0) throw LOCKED;
+    if (acr === "3" && await lockedSincePinCheck(tx, device.subscriberId, now)) throw LOCKED;
     const authz = await tx.authorizationRequest.findUnique({
       where: { id: authorizationRequestId }, select: { status: true, params: true, expiresAt: true },
     });
@@ -92,13 +90,7 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
     if (moved.count !== 1) throw LOST;
     await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
     return true;
-  }).catch(async (err: unknown) => {
-    if (err === LOCKED) return "locked" as const;
-    if (err !== LOST) throw err;
-    // Withdrawn so the handset stops listing it.
-    await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
-    return false;
-  });
+  }).catch(lostOrLocked(request.id));
   if (won === "locked") return "locked";
   if (!won) return "gone";
   // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
@@ -177,22 +169,14 @@ async function answerBackchannelOnHandset({ device, request, decision, pin, now 
   const won = await db.$transaction(async (tx) => {
     const done = await tx.deviceRequest.updateMany({ where, data: { status: approve ? "approved" : "rejected", ...answered } });
     if (done.count !== 1) return false;
-    // Level 3: a lockout written by other attempts since the PIN check wins over this approval.
-    if (approve && acr === "3" && await tx.subscriber.count({
-      where: { id: device.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
-    }) === 0) throw LOCKED;
+    if (approve && acr === "3" && await lockedSincePinCheck(tx, device.subscriberId, now)) throw LOCKED;
     const settled = await settleBackchannelRequest(tx, { requestId: request.backchannelRequestId, at: now,
       settlement: approve ? { outcome: "approved", acr, amr: acr === "3" ? ["mca", "pin"] : ["mca"] } : { outcome: "denied" } });
     // Ended another way meanwhile (expired, answered through the text-message link): nothing to answer.
     if (!settled) throw LOST;
     await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
     return true;
-  }).catch(async (err: unknown) => {
-    if (err === LOCKED) return "locked" as const;
-    if (err !== LOST) throw err;
-    await db.deviceRequest.updateMany({ where: { id: request.id, status: "pending" }, data: { status: "expired" } });
-    return false;
-  });
+  }).catch(lostOrLocked(request.id));
   if (won === "locked") return "locked";
   if (!won) return "gone";
   kickBackchannelDelivery();
@@ -207,4 +191,24 @@ async function answerBackchannelOnHandset({ device, request, decision, pin, now 
       detail: { method: "device", acr, flow: "ciba" } }),
   ]);
   return "approved_backchannel"; // no other screen to return to: the application is told
+}
+
+/** Level 3: whether a lockout written by other attempts since the PIN check wins over this approval. */
+async function lockedSincePinCheck(tx: Prisma.TransactionClient, subscriberId: string, now: Date): Promise<boolean> {
+  return await tx.subscriber.count({
+    where: { id: subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+  }) === 0;
+}
+
+/**
+ * What a rolled-back approval reads: `locked` (LOCKED), or false when the request it answers ended another way
+ * (LOST); the handset request is then withdrawn so the handset stops listing it. Anything else is rethrown.
+ */
+function lostOrLocked(deviceRequestId: string) {
+  return async (err: unknown): Promise<"locked" | false> => {
+    if (err === LOCKED) return "locked";
+    if (err !== LOST) throw err;
+    await db.deviceRequest.updateMany({ where: { id: deviceRequestId, status: "pending" }, data: { status: "expired" } });
+    return false;
+  };
 }
