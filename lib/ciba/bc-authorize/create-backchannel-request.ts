@@ -4,6 +4,7 @@ import { sealBackchannelSecret } from "../backchannel-secrets";
 import { db } from "../../db";
 import { logger } from "../../log";
 import { getMessagingChannel } from "../../messaging/messaging-channel";
+import { hashedLoginHint } from "../../oauth/id-token";
 import { createDeviceRequest } from "../../out-of-band/create-device-request";
 import { mintToken } from "../../tokens/mint-token";
 import { kickBackchannelDelivery } from "../backchannel-delivery";
@@ -37,6 +38,8 @@ export interface CreatedBackchannelRequest {
  * The device look-up runs for every subscriber (an id that matches nothing when not active). The out-of-band limits
  * apply (per client and number, per number, per client; the pending ceilings): a refusal is 429 `slow_down`.
  * `auth_req_id` is minted here (mintToken) and only its SHA-256 is stored, as the BackchannelRequest's id.
+ * The hint is stored only as the id_token's `hashed_login_hint` (BackchannelRequest.loginHint holds
+ * hashedLoginHint(hint), never the number nor a login_hint_token; issue 20, N2).
  */
 export async function createBackchannelRequest({ client, subscriber, request, loginHint, ip, userAgent }: {
   client: RegisteredClient; subscriber: NamedSubscriber; request: BackchannelParams; loginHint: string | null;
@@ -57,7 +60,8 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
     text: { bindingMessage: request.bindingMessage, verified: true }, scope, acr: request.acr, expiresAt, ip, userAgent,
     prepare: (tx) => tx.backchannelRequest.create({
       data: { id: requestId, clientId: client.id, subscriberId: subscriber.id, scope, acr: request.acr,
-        bindingMessage: request.bindingMessage, loginHint, deliveryMode: client.backchannelTokenDeliveryMode,
+        bindingMessage: request.bindingMessage, loginHint: loginHint === null ? null : hashedLoginHint(loginHint),
+        deliveryMode: client.backchannelTokenDeliveryMode,
         // Ping and push name the request and authenticate to the client (lib/ciba/backchannel-secrets.ts).
         notificationToken: request.notificationToken === null ? null : sealBackchannelSecret(request.notificationToken),
         authReqIdSealed: request.notificationToken === null ? null : sealBackchannelSecret(authReq.value),

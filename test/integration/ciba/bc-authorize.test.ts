@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decryptAtRest, hashSecret, sha256 } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { encryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
+import { hashedLoginHint } from "@/lib/oauth/id-token";
 import { rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import { smsCodeHash, smsLinkHash, SMS_LINK_PATH } from "@/lib/ciba/sms-link";
 import { createTestSubscriber, serverKey, type Subscriber } from "../../support/authorize-support";
@@ -64,7 +65,8 @@ describe("every hint form names the subscriber and the request appears on the ha
     const { authReqId, body, row } = await expectAccepted(r);
     expect(body).toEqual({ auth_req_id: authReqId, expires_in: 300, interval: 5 });
     await expectOnHandset(authReqId, { bindingMessage: "Order 42" });
-    expect(row.loginHint).toBe(hint());
+    // Issue 20 (N2): only the id_token's hashed_login_hint is stored, never the hint itself (was toBe(hint())).
+    expect(row.loginHint).toBe(hashedLoginHint(hint()));
     expect(row.scope).toBe("openid");
     expect(row.acr).toBe("2");
   });
@@ -76,11 +78,11 @@ describe("every hint form names the subscriber and the request appears on the ha
     await expectOnHandset(authReqId);
   });
 
-  it("login_hint_token (its whole value is the stored hint, never the number)", async () => {
+  it("login_hint_token (only the hash of its whole value is stored, never the number)", async () => {
     const token = await loginHintToken(`MSISDN:${alice.msisdn}`);
     const { authReqId, row } = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint_token: token }));
     await expectOnHandset(authReqId);
-    expect(row.loginHint).toBe(token);
+    expect(row.loginHint).toBe(hashedLoginHint(token)); // issue 20 (N2): was toBe(token)
   });
 
   it("id_token_hint: an expired id_token of ours issued to this client", async () => {

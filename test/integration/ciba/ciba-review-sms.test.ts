@@ -7,6 +7,10 @@ import { backchannelSmsText } from "@/lib/ciba/bc-authorize/sms-text";
 import { checkLinkCode } from "@/lib/ciba/answer-by-link";
 import { smsCodeHash, SMS_LINK_PATH } from "@/lib/ciba/sms-link";
 import { hashOneTimeCode } from "@/lib/interaction/one-time-code";
+import { hashedLoginHint } from "@/lib/oauth/id-token";
+import { settleBackchannelRequest } from "@/lib/ciba/settle-backchannel-request";
+import { decodeJwt } from "jose";
+import { bcAuthorize, expectAccepted } from "./bc-support";
 import { createTestSubscriber } from "../../support/authorize-support";
 import { createCibaClient, pollToken } from "../../support/ciba-support";
 
@@ -167,5 +171,32 @@ describe("N1: the link's code is stored as an HMAC under the service's key", () 
     const row = (await db.backchannelRequest.findFirst({ where: { subscriberId: jo.id } }))!;
     expect(row.codeHash).toBe(smsCodeHash({ requestId: row.id, code }));
     expect(row.codeHash).not.toBe(hashOneTimeCode({ requestId: row.id, code }));
+  });
+});
+
+describe("N2: the hint is stored only as its hashed_login_hint", () => {
+  it("BackchannelRequest.loginHint is hashedLoginHint(hint), never the number", async () => {
+    const client = await createCibaClient();
+    const kim = await createTestSubscriber();
+    await create(client.id, kim);
+    const row = (await db.backchannelRequest.findFirst({ where: { subscriberId: kim.id } }))!;
+    expect(row.loginHint).toBe(hashedLoginHint(kim.msisdn));
+    expect(row.loginHint).not.toContain(kim.msisdn);
+  });
+
+  // Needs the companion change in lib/oauth/id-token.ts and lib/ciba/backchannel-tokens.ts (the stored value is
+  // already the claim): without it the id_token carries the hash of the hash.
+  it("end to end: the id_token's hashed_login_hint is the SHA-256 of the hint as sent", async () => {
+    const client = await createCibaClient();
+    const lea = await createTestSubscriber();
+    const hint = `MSISDN:${lea.msisdn}`;
+    const { authReqId, row } = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: hint }));
+    const at = new Date();
+    await db.$transaction((tx) => settleBackchannelRequest(tx, { requestId: row.id, at,
+      settlement: { outcome: "approved", acr: "2", amr: ["otp", "sms"] } }));
+    const res = await pollToken(client, authReqId);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id_token: string };
+    expect(decodeJwt(body.id_token).hashed_login_hint).toBe(hashedLoginHint(hint));
   });
 });
