@@ -3,12 +3,11 @@ import { safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { checkFormToken, formToken } from "../http/form-token";
 import { amrForAcr } from "../interaction/amr-for-acr";
-import { hashOneTimeCode } from "../interaction/one-time-code";
 import { checkDevicePin } from "../out-of-band/check-device-pin";
 import { publishDeviceEvent } from "../out-of-band/device-events-bus";
 import { kickBackchannelDelivery } from "./backchannel-delivery";
 import { settleBackchannelRequest } from "./settle-backchannel-request";
-import { SMS_CODE_ATTEMPTS, smsLinkHash } from "./sms-link";
+import { SMS_CODE_ATTEMPTS, smsCodeHash, smsLinkHash } from "./sms-link";
 
 /**
  * The text-message link of a subscriber with no enrolled handset (lib/ciba/sms-link.ts, docs/ciba.md):
@@ -17,7 +16,7 @@ import { SMS_CODE_ATTEMPTS, smsLinkHash } from "./sms-link";
  * - Opening the link never answers anything: only the two POSTs change state.
  * - Each code try is reserved before it is compared, by one conditional UPDATE (still pending, unexpired, fewer than
  *   SMS_CODE_ATTEMPTS tries so far), so fifty parallel guesses still get SMS_CODE_ATTEMPTS tries in all; the
- *   comparison is constant-time on the salted hashes.
+ *   comparison is constant-time on the keyed hashes (smsCodeHash, an HMAC under the service's key).
  * - Between the code and the answer the browser holds a proof (`LinkProof`): an HMAC under the service's key
  *   (lib/http/form-token.ts, its own label) of the request id and an expiry, in a short-lived HttpOnly SameSite=Strict
  *   cookie scoped to this link's path. Nothing is stored, the proof is useless for any other request, and it never
@@ -110,7 +109,7 @@ export async function checkLinkCode({ token, code, now = new Date() }: {
     const again = await findByToken(token);
     return { result: closedState(again, now) ?? "no_tries" };
   }
-  if (!safeEqual(hashOneTimeCode({ requestId: row.id, code: typed }), row.codeHash!)) {
+  if (!safeEqual(smsCodeHash({ requestId: row.id, code: typed }), row.codeHash!)) {
     const after = await db.backchannelRequest.findUnique({ where: { id: row.id }, select: { codeAttempts: true } });
     const triesLeft = Math.max(0, SMS_CODE_ATTEMPTS - (after?.codeAttempts ?? SMS_CODE_ATTEMPTS));
     await recordAuditEvent({ type: "sign_in", outcome: "failure", subscriberId: row.subscriberId, clientId: row.clientId,

@@ -4,18 +4,17 @@ import { sealBackchannelSecret } from "../backchannel-secrets";
 import { db } from "../../db";
 import { logger } from "../../log";
 import { getMessagingChannel } from "../../messaging/messaging-channel";
-import { TemporarilyUnavailable } from "../../oauth/errors";
+import { hashedLoginHint } from "../../oauth/id-token";
 import { createDeviceRequest } from "../../out-of-band/create-device-request";
 import { mintToken } from "../../tokens/mint-token";
+import { kickBackchannelDelivery } from "../backchannel-delivery";
 import type { BackchannelChannel } from "../ciba";
+import { settleBackchannelRequest } from "../settle-backchannel-request";
 import { mintSmsLink } from "../sms-link";
 import type { NamedSubscriber } from "./resolve-subscriber";
 import { backchannelSmsText } from "./sms-text";
 import { BackchannelSlowDown } from "./slow-down";
 import type { BackchannelParams } from "./validate-request";
-
-/** Retry-After when the text message of the fallback could not be sent (503 temporarily_unavailable). */
-export const SMS_FAILED_RETRY_AFTER = 30;
 
 export interface CreatedBackchannelRequest {
   authReqId: string;
@@ -30,13 +29,17 @@ export interface CreatedBackchannelRequest {
  * - an active subscriber with an enrolled handset: a DeviceRequest on the handset (the out-of-band module,
  *   createDeviceRequest with `backchannel`), written in the same transaction as the BackchannelRequest;
  * - an active subscriber without one: the text-message fallback: a link and a 6-digit code (lib/ciba/sms-link.ts,
- *   stored as hashes), sent in one text message after the commit; if it cannot be sent, the request is deleted
- *   again and the client gets 503 `temporarily_unavailable` with Retry-After (it may retry; nothing is pending);
+ *   stored as hashes), sent in one text message after the commit, in the background: the client's answer never
+ *   waits for the gateway nor depends on it (its timing or status would tell that the number has no handset). If
+ *   the message cannot be sent, the request ends `expired` (settleBackchannelRequest: a ping or push client is
+ *   told, a poll client reads expired_token); it is never approvable nor left pending (sendBackchannelSms);
  * - a subscriber who is not active (suspended): stored exactly like a handset request but shown on no handset
  *   (DeviceRequest.subscriberId null), so it ends `expired`: neither the answer nor its statements say so.
  * The device look-up runs for every subscriber (an id that matches nothing when not active). The out-of-band limits
  * apply (per client and number, per number, per client; the pending ceilings): a refusal is 429 `slow_down`.
  * `auth_req_id` is minted here (mintToken) and only its SHA-256 is stored, as the BackchannelRequest's id.
+ * The hint is stored only as the id_token's `hashed_login_hint` (BackchannelRequest.loginHint holds
+ * hashedLoginHint(hint), never the number nor a login_hint_token; issue 20, N2).
  */
 export async function createBackchannelRequest({ client, subscriber, request, loginHint, ip, userAgent }: {
   client: RegisteredClient; subscriber: NamedSubscriber; request: BackchannelParams; loginHint: string | null;
@@ -57,7 +60,8 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
     text: { bindingMessage: request.bindingMessage, verified: true }, scope, acr: request.acr, expiresAt, ip, userAgent,
     prepare: (tx) => tx.backchannelRequest.create({
       data: { id: requestId, clientId: client.id, subscriberId: subscriber.id, scope, acr: request.acr,
-        bindingMessage: request.bindingMessage, loginHint, deliveryMode: client.backchannelTokenDeliveryMode,
+        bindingMessage: request.bindingMessage, loginHint: loginHint === null ? null : hashedLoginHint(loginHint),
+        deliveryMode: client.backchannelTokenDeliveryMode,
         // Ping and push name the request and authenticate to the client (lib/ciba/backchannel-secrets.ts).
         notificationToken: request.notificationToken === null ? null : sealBackchannelSecret(request.notificationToken),
         authReqIdSealed: request.notificationToken === null ? null : sealBackchannelSecret(authReq.value),
@@ -68,18 +72,40 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
   });
   if (!created.ok) throw new BackchannelSlowDown(created.retryAfter);
   if (sms) {
-    try {
-      await getMessagingChannel().send({ msisdn: subscriber.msisdn, body: backchannelSmsText({
-        locale: subscriber.locale, clientName: client.name, bindingMessage: request.bindingMessage, url: sms.url,
-        code: sms.code }) });
-    } catch (err) {
-      logger.warn({ clientId: client.id, err: err instanceof Error ? err.message : "send failed" },
-        "backchannel text message not sent; request withdrawn");
-      await db.backchannelRequest.deleteMany({ where: { id: requestId, status: "pending" } });
-      const unavailable = new TemporarilyUnavailable("the request cannot be delivered right now; retry later");
-      unavailable.headers["Retry-After"] = String(SMS_FAILED_RETRY_AFTER);
-      throw unavailable;
-    }
+    // Not awaited: the response goes out now; sendBackchannelSms never rejects.
+    void sendBackchannelSms({ requestId, client, msisdn: subscriber.msisdn, body: backchannelSmsText({
+      locale: subscriber.locale, clientName: client.name, registeredBy: client.registeredBy, url: sms.url,
+      code: sms.code }) });
   }
   return { authReqId: authReq.value, expiresIn: request.expiresIn, channel, delivered: active };
+}
+
+/**
+ * Sends the text message of a stored request; on a failure, ends the request as `expired` (its expiry brought to
+ * now, then settleBackchannelRequest, in one transaction; the delivery worker then tells a ping or push client).
+ * Logs neither the number nor the code (nor the gateway's message, which may name the number). Never rejects.
+ */
+export async function sendBackchannelSms({ requestId, client, msisdn, body }: {
+  requestId: string; client: RegisteredClient; msisdn: string; body: string;
+}): Promise<void> {
+  try {
+    await getMessagingChannel().send({ msisdn, body });
+    return;
+  } catch (err) {
+    logger.warn({ clientId: client.id, err: err instanceof Error ? err.name : "send failed" },
+      "backchannel text message not sent; request ended as expired");
+  }
+  try {
+    const at = new Date();
+    const settled = await db.$transaction(async (tx) => {
+      const shortened = await tx.backchannelRequest.updateMany({ where: { id: requestId, status: "pending" },
+        data: { expiresAt: at } });
+      if (shortened.count !== 1) return false;
+      return settleBackchannelRequest(tx, { requestId, settlement: { outcome: "expired" }, at });
+    });
+    if (settled) kickBackchannelDelivery();
+  } catch (err) {
+    logger.error({ clientId: client.id, err: err instanceof Error ? err.name : "unknown" },
+      "backchannel request of an unsent text message not ended; the expiry sweep will end it");
+  }
 }

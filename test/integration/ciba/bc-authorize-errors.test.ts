@@ -6,7 +6,6 @@ import { createTestClient, createTestSubscriber, type Subscriber } from "../../s
 import { createCibaClient } from "../../support/ciba-support";
 import { enrolledDevice } from "../../support/mobile-support";
 import { getClient } from "@/lib/clients/get-client";
-import { TemporarilyUnavailable } from "@/lib/oauth/errors";
 import { createBackchannelRequest } from "@/lib/ciba/bc-authorize/create-backchannel-request";
 import { backchannelAudit, baseUrl, bcAuthorize, expectError, idTokenFor, loginHintToken } from "./bc-support";
 
@@ -210,17 +209,24 @@ describe("transport", () => {
 });
 
 describe("the text-message fallback cannot be sent", () => {
-  it("503 temporarily_unavailable with Retry-After, and no request is left pending", async () => {
+  // Issue 20 (S2): this expected 503 temporarily_unavailable and a deleted request, which told the client that the
+  // number has no handset. Now the client is answered first and the request ends `expired` (never approvable).
+  it("the request is accepted, then ends expired (never pending, never approvable): no 503", async () => {
     const carol = await createTestSubscriber(); // no handset
     const registered = (await getClient({ clientId: client.id }))!;
-    const err = await createBackchannelRequest({ client: registered,
+    const created = await createBackchannelRequest({ client: registered,
       subscriber: { id: carol.id, msisdn: carol.msisdn, status: "active", locale: null, userCodeHash: null },
       request: { scopes: ["openid"], acr: "2", hint: { kind: "login_hint", value: carol.msisdn }, bindingMessage: null,
         expiresIn: 300, notificationToken: null, userCode: undefined },
-      loginHint: carol.msisdn, ip: "127.0.0.1", userAgent: null }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TemporarilyUnavailable);
-    expect((err as InstanceType<typeof TemporarilyUnavailable>).status).toBe(503);
-    expect((err as InstanceType<typeof TemporarilyUnavailable>).headers["Retry-After"]).toBe("30");
-    expect(await db.backchannelRequest.count({ where: { subscriberId: carol.id } })).toBe(0);
+      loginHint: carol.msisdn, ip: "127.0.0.1", userAgent: null });
+    expect(created).toMatchObject({ channel: "sms", expiresIn: 300 });
+    let row: Awaited<ReturnType<typeof db.backchannelRequest.findFirst>> = null;
+    for (let i = 0; i < 100; i++) {
+      row = await db.backchannelRequest.findFirst({ where: { subscriberId: carol.id } });
+      if (row?.status !== "pending") break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(row).toMatchObject({ status: "expired", channel: "sms" });
+    expect(row!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 });

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decryptAtRest, hashSecret, sha256 } from "@/lib/crypto";
 import { db } from "@/lib/db";
 import { encryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
+import { hashedLoginHint } from "@/lib/oauth/id-token";
 import { rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
-import { smsLinkHash, SMS_LINK_PATH } from "@/lib/ciba/sms-link";
-import { hashOneTimeCode } from "@/lib/interaction/one-time-code";
+import { smsCodeHash, smsLinkHash, SMS_LINK_PATH } from "@/lib/ciba/sms-link";
 import { createTestSubscriber, serverKey, type Subscriber } from "../../support/authorize-support";
 import { createCibaClient, handsetRequestOf } from "../../support/ciba-support";
 import { enrolledDevice } from "../../support/mobile-support";
@@ -26,6 +26,16 @@ beforeAll(async () => {
   await enrolledDevice(alice);
   pcr = await rememberPairwiseSubject({ subscriberId: alice.id, sectorIdentifier: "rp.example.test" });
 });
+
+/** The text messages to `msisdn`, once one is there (the fallback's message is sent after the answer). */
+async function messagesTo(msisdn: string) {
+  for (let i = 0; i < 100; i++) {
+    const messages = await db.message.findMany({ where: { msisdn } });
+    if (messages.length) return messages;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return [];
+}
 
 /** The request reached alice's handset as a CIBA request. */
 async function expectOnHandset(authReqId: string, opts: { bindingMessage?: string } = {}) {
@@ -55,7 +65,8 @@ describe("every hint form names the subscriber and the request appears on the ha
     const { authReqId, body, row } = await expectAccepted(r);
     expect(body).toEqual({ auth_req_id: authReqId, expires_in: 300, interval: 5 });
     await expectOnHandset(authReqId, { bindingMessage: "Order 42" });
-    expect(row.loginHint).toBe(hint());
+    // Issue 20 (N2): only the id_token's hashed_login_hint is stored, never the hint itself (was toBe(hint())).
+    expect(row.loginHint).toBe(hashedLoginHint(hint()));
     expect(row.scope).toBe("openid");
     expect(row.acr).toBe("2");
   });
@@ -67,11 +78,11 @@ describe("every hint form names the subscriber and the request appears on the ha
     await expectOnHandset(authReqId);
   });
 
-  it("login_hint_token (its whole value is the stored hint, never the number)", async () => {
+  it("login_hint_token (only the hash of its whole value is stored, never the number)", async () => {
     const token = await loginHintToken(`MSISDN:${alice.msisdn}`);
     const { authReqId, row } = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint_token: token }));
     await expectOnHandset(authReqId);
-    expect(row.loginHint).toBe(token);
+    expect(row.loginHint).toBe(hashedLoginHint(token)); // issue 20 (N2): was toBe(token)
   });
 
   it("id_token_hint: an expired id_token of ours issued to this client", async () => {
@@ -142,30 +153,32 @@ describe("parameters", () => {
 });
 
 describe("subscribers without a handset, or not active: the same answer", () => {
-  it("no handset: one text message with the client, the binding message, the link and the code", async () => {
+  // Issue 20: the message is sent after the answer (S2), so it is waited for; it carries the name of this
+  // operator-registered client but never the binding message (S1); the code is stored as an HMAC (N1).
+  it("no handset: one text message with the client, the link and the code (not the binding message)", async () => {
     const carol = await createTestSubscriber();
     const { authReqId, row, body } = await expectAccepted(await bcAuthorize(client, { scope: "openid",
       login_hint: `tel:+${carol.msisdn}`, binding_message: "Till 7" }));
     expect(Object.keys(body).sort()).toEqual(["auth_req_id", "expires_in", "interval"]);
     expect(row).toMatchObject({ channel: "sms", subscriberId: carol.id, status: "pending" });
     expect(await db.deviceRequest.findUnique({ where: { backchannelRequestId: row.id } })).toBeNull();
-    const messages = await db.message.findMany({ where: { msisdn: carol.msisdn } });
+    const messages = await messagesTo(carol.msisdn);
     expect(messages).toHaveLength(1);
     const text = messages[0]!.body;
     expect(text).toContain(client.name);
-    expect(text).toContain("Till 7");
+    expect(text).not.toContain("Till 7");
     const link = new RegExp(`${baseUrl}${SMS_LINK_PATH}/([A-Za-z0-9_-]+)`).exec(text);
     expect(link, text).not.toBeNull();
     expect(row.linkHash).toBe(smsLinkHash(link![1]!));
     const code = /\b(\d{6})\b/.exec(text)![1]!;
-    expect(row.codeHash).toBe(hashOneTimeCode({ requestId: row.id, code }));
+    expect(row.codeHash).toBe(smsCodeHash({ requestId: row.id, code }));
     expect(text).not.toContain(authReqId);
   });
 
   it("no handset, French profile: the text message is in French", async () => {
     const dora = await createTestSubscriber({ attributes: { locale: "fr-FR" } });
     await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: dora.msisdn }));
-    expect((await latestMessage(dora.msisdn))!.body).toMatch(/demande votre accord/);
+    expect((await messagesTo(dora.msisdn))[0]!.body).toMatch(/demande votre accord/);
   });
 
   it("suspended (with a handset): accepted, shown on no handset, no text message", async () => {
