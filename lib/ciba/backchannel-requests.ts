@@ -17,17 +17,20 @@ export function findBackchannelRequest(id: string): Promise<BackchannelRequestRo
  * poll of its own): slow_down, and the interval grows by SLOW_DOWN_STEP for this and later polls (a second
  * conditional UPDATE on the same `interval`, so concurrent early polls grow it once), the early poll counting as the
  * last one. Nothing is read again: a pending poll is the read plus one UPDATE.
+ * When the second UPDATE misses too, the poll was not early: the request moved on since the read (answered, expired,
+ * or a concurrent early poll already grew the interval): "moved", the interval untouched, and the caller reads the
+ * request again (never slow_down for a poll that raced the approval).
  */
 export async function recordBackchannelPoll({ id, interval, now }: {
   id: string; interval: number; now: Date;
-}): Promise<"authorization_pending" | "slow_down"> {
+}): Promise<"authorization_pending" | "slow_down" | "moved"> {
   const polled = await db.backchannelRequest.updateMany({
     where: { id, status: "pending", interval,
       OR: [{ lastPolledAt: null }, { lastPolledAt: { lte: new Date(now.getTime() - interval * 1000) } }] },
     data: { lastPolledAt: now },
   });
   if (polled.count === 1) return "authorization_pending";
-  await db.backchannelRequest.updateMany({ where: { id, status: "pending", interval },
+  const slowed = await db.backchannelRequest.updateMany({ where: { id, status: "pending", interval },
     data: { interval: interval + SLOW_DOWN_STEP, lastPolledAt: now } });
-  return "slow_down";
+  return slowed.count === 1 ? "slow_down" : "moved";
 }

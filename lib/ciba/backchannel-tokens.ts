@@ -56,14 +56,16 @@ export function mintBackchannelTokens({ client, request, now, dpopJkt, family = 
 /**
  * The id_token of a backchannel request, as the code flow's (pairwise sub, acr, amr, auth_time, at_hash,
  * hashed_login_hint of the hint as the client sent it), without nonce or sid (CIBA has neither); a pushed one also
- * names its request (`authReqId`: urn:openid:params:jwt:claim:auth_req_id, CIBA Core §10.3.1).
+ * names its request (`authReqId`: urn:openid:params:jwt:claim:auth_req_id, CIBA Core §10.3.1) and, when a refresh
+ * token is pushed with it (`refreshToken`), carries its urn:openid:params:jwt:claim:rt_hash (§10.3.1).
  */
-export function backchannelIdToken({ client, request, accessToken, now, authReqId }: {
+export function backchannelIdToken({ client, request, accessToken, now, authReqId, refreshToken }: {
   client: Pick<RegisteredClient, "id" | "sectorIdentifier">; request: BackchannelRequestRow; accessToken: string;
-  now: Date; authReqId?: string;
+  now: Date; authReqId?: string; refreshToken?: string;
 }): Promise<string> | undefined {
   if (!parseScope(request.scope).includes("openid")) return undefined;
   return signIdToken({ client, subscriberId: request.subscriberId, accessToken, acr: request.acr,
     amr: parseScope(request.amr ?? ""), authTime: request.authTime ?? request.answeredAt ?? now,
-    loginHint: request.loginHint, iat: Math.floor(now.getTime() / 1000), ...(authReqId ? { authReqId } : {}) });
+    loginHint: request.loginHint, iat: Math.floor(now.getTime() / 1000), ...(authReqId ? { authReqId } : {}),
+    ...(authReqId && refreshToken ? { refreshToken } : {}) });
 }

@@ -7,6 +7,7 @@ import { postToClient } from "../outbox/post-to-client";
 import { openBackchannelSecret } from "./backchannel-secrets";
 import type { BackchannelRequestRow } from "./backchannel-requests";
 import { backchannelIdToken, mintBackchannelTokens } from "./backchannel-tokens";
+import { isSubscriberActive } from "../tokens/is-subscriber-active";
 import { revokePushTokens, storePushTokens } from "./push-tokens";
 
 /**
@@ -24,7 +25,8 @@ export const CIBA_NOTIFICATION_POLICY: RetryPolicy = { maxAttempts: 5, firstRetr
  * <client_notification_token>` to the client's backchannel_client_notification_endpoint (CIBA Core §10.2, §10.3):
  * - ping: `{"auth_req_id": ...}`; the client then redeems at the token endpoint;
  * - push, approved: the token response with auth_req_id, minted at the attempt (lib/ciba/push-tokens.ts); the
- *   id_token carries at_hash and urn:openid:params:jwt:claim:auth_req_id;
+ *   id_token carries at_hash, urn:openid:params:jwt:claim:auth_req_id and, with a refresh token,
+ *   urn:openid:params:jwt:claim:rt_hash; the subscriber suspended (or gone) since the approval: access_denied as below;
  * - push, denied or expired (§12): `{"auth_req_id", "error": "access_denied" | "expired_token", "error_description"}`.
  * A notification given up revokes the tokens a push attempt minted.
  */
@@ -64,10 +66,7 @@ async function pushBody({ row, attempt, request, client, authReqId }: {
   row: BackchannelNotification; attempt: number; request: BackchannelRequestRow; client: RegisteredClient;
   authReqId: string;
 }): Promise<{ body: Record<string, string | number> } | { outcome: Outcome }> {
-  if (request.status === "denied") {
-    return { body: { auth_req_id: authReqId, error: "access_denied",
-      error_description: "the subscriber denied the authentication request" } };
-  }
+  if (request.status === "denied") return { body: deniedBody(authReqId) };
   if (request.status === "expired") {
     return { body: { auth_req_id: authReqId, error: "expired_token",
       error_description: "the authentication request expired before the subscriber answered" } };
@@ -75,16 +74,24 @@ async function pushBody({ row, attempt, request, client, authReqId }: {
   if (request.status !== "approved" && request.status !== "redeemed") {
     return { outcome: final(`the request is ${request.status}`) };
   }
+  // A subscriber suspended (or gone) since the approval: the client is told access_denied, no tokens are minted
+  // (suspendSubscriber also denies the request; this covers a push whose request was already redeemed).
+  if (!await isSubscriberActive({ subscriberId: request.subscriberId })) return { body: deniedBody(authReqId) };
   const now = new Date();
   const tokens = mintBackchannelTokens({ client, request, now, family: true, mode: "push" });
   const stored = await storePushTokens({ notificationId: row.id, attempt, requestId: request.id,
     previousFamilyId: row.tokenFamilyId, at: now, ...tokens.rows,
     accessToken: { ...tokens.rows.accessToken, familyId: tokens.familyId! } });
+  if (stored === "inactive") return { body: deniedBody(authReqId) };
   if (!stored) return { outcome: { delivered: false, final: false, error: "the attempt lost its lease" } };
-  const idToken = await backchannelIdToken({ client, request, accessToken: tokens.access.value, now, authReqId });
+  const idToken = await backchannelIdToken({ client, request, accessToken: tokens.access.value, now, authReqId,
+    refreshToken: tokens.refresh?.value });
   return { body: { auth_req_id: authReqId, ...tokenResponseBody({ now, client, tokens: { accessToken: tokens.access.value,
     accessTokenExpiresAt: tokens.accessTokenExpiresAt, scope: request.scope, idToken, refreshToken: tokens.refresh?.value } }) } };
 }
+
+const deniedBody = (authReqId: string) => ({ auth_req_id: authReqId, error: "access_denied",
+  error_description: "the subscriber denied the authentication request" });
 
 /** Delivers the due notifications and waits for them (tests, maintenance); returns how many were attempted. */
 export function deliverDueBackchannelNotifications({ now }: { now?: Date } = {}): Promise<number> {

@@ -2,6 +2,7 @@ import type { Prisma } from "@prisma/client";
 import { db } from "../db";
 
 class LeaseLost extends Error {}
+class Inactive extends Error {}
 
 /**
  * Stores the tokens a push attempt minted (CIBA Core §10.3.1; docs/ciba.md "Push"), in one transaction:
@@ -10,6 +11,7 @@ class LeaseLost extends Error {}
  * - the request approved → redeemed at the first attempt (a later attempt finds it redeemed);
  * - the previous attempt's tokens (its family) revoked: only the tokens of the attempt that reached the client live;
  * - the token and audit inserts.
+ * - the subscriber still active (a count in the transaction): "inactive" (nothing written) otherwise.
  * Only hashes are at rest: the values exist in this attempt's POST alone. Returns false (nothing written) when the
  * attempt lost its lease.
  */
@@ -19,7 +21,7 @@ export async function storePushTokens({ notificationId, attempt, requestId, prev
   accessToken: Prisma.AccessTokenUncheckedCreateInput & { familyId: string };
   refreshToken?: Prisma.RefreshTokenUncheckedCreateInput;
   audit: Prisma.AuditEventCreateManyInput;
-}): Promise<boolean> {
+}): Promise<boolean | "inactive"> {
   try {
     await db.$transaction(async (tx) => {
       const held = await tx.backchannelNotification.updateMany({
@@ -27,6 +29,7 @@ export async function storePushTokens({ notificationId, attempt, requestId, prev
         data: { tokenFamilyId: accessToken.familyId },
       });
       if (held.count !== 1) throw new LeaseLost();
+      if (await tx.subscriber.count({ where: { id: accessToken.subscriberId, status: "active" } }) === 0) throw new Inactive();
       await tx.backchannelRequest.updateMany({ where: { id: requestId, status: "approved" },
         data: { status: "redeemed", redeemedAt: at } });
       if (previousFamilyId) await revokeFamily(tx, previousFamilyId, at);
@@ -37,6 +40,7 @@ export async function storePushTokens({ notificationId, attempt, requestId, prev
     return true;
   } catch (err) {
     if (err instanceof LeaseLost) return false;
+    if (err instanceof Inactive) return "inactive";
     throw err;
   }
 }

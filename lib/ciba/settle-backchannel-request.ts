@@ -15,12 +15,20 @@ export type Settlement =
  * - for a ping or push client, the notification is queued in the same transaction (the outbox,
  *   BackchannelNotification), so an answer is never lost and never waits for the client's endpoint. The caller
  *   wakes the delivery worker after the commit (kickBackchannelDelivery).
+ * - an approval also requires the subscriber still active (a count in the same transaction): a suspended
+ *   subscriber's approval settles nothing (suspendSubscriber denies their pending and approved requests).
  * Returns whether this call settled the request.
  */
 export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { requestId, settlement, at }: {
   requestId: string; settlement: Settlement; at: Date;
 }): Promise<boolean> {
   const status: BackchannelStatus = settlement.outcome;
+  if (settlement.outcome === "approved") {
+    const request = await tx.backchannelRequest.findUnique({ where: { id: requestId }, select: { subscriberId: true } });
+    if (!request || await tx.subscriber.count({ where: { id: request.subscriberId, status: "active" } }) === 0) {
+      return false;
+    }
+  }
   const done = await tx.backchannelRequest.updateMany({
     where: { id: requestId, status: "pending", expiresAt: settlement.outcome === "expired" ? { lte: at } : { gt: at } },
     data: settlement.outcome === "approved"

@@ -26,7 +26,12 @@ export interface IdTokenInput {
   iat?: number;
   /** CIBA push (CIBA Core §10.3.1): the auth_req_id the pushed id_token answers (claim urn:openid:params:jwt:claim:auth_req_id). */
   authReqId?: string;
+  /** CIBA push (CIBA Core §10.3.1): the refresh token pushed beside it (claim urn:openid:params:jwt:claim:rt_hash). */
+  refreshToken?: string;
 }
+
+/** The pushed id_token's hash of the refresh token delivered with it (CIBA Core §10.3.1). */
+export const RT_HASH_CLAIM = "urn:openid:params:jwt:claim:rt_hash";
 
 /** `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core §3.1.3.6, RS256). */
 export function accessTokenHash(accessToken: string): string {
@@ -65,6 +70,8 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;
   if (input.sessionId) claims.sid = input.sessionId;
   if (input.authReqId) claims[AUTH_REQ_ID_CLAIM] = input.authReqId;
+  // rt_hash: as at_hash, of the refresh token (left half of SHA-256, base64url)
+  if (input.authReqId && input.refreshToken) claims[RT_HASH_CLAIM] = accessTokenHash(input.refreshToken);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)

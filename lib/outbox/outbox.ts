@@ -34,6 +34,8 @@ export type Outcome =
 
 /** The `where` of the due rows and of a claim, and the columns a claim and a result write (each outbox table has them). */
 export interface DueWhere { nextAttemptAt: { lte: Date }; deliveredAt: null; failedAt: null }
+/** The due rows, without those of the clients that have PER_CLIENT_IN_FLIGHT attempts in flight. */
+export interface FindDueWhere extends DueWhere { clientId?: { notIn: string[] } }
 export interface ClaimWhere extends DueWhere { id: string; attempts: number }
 export interface ClaimData { attempts: { increment: 1 }; nextAttemptAt: Date }
 export interface ResultData {
@@ -49,7 +51,7 @@ export interface Outbox<Row extends OutboxRow> {
   /** For the logs: what is not delivered (e.g. "back-channel logout notification"). */
   label: string;
   policy: RetryPolicy;
-  findDue(where: DueWhere, take: number): Promise<Row[]>;
+  findDue(where: FindDueWhere, take: number): Promise<Row[]>;
   claim(where: ClaimWhere, data: ClaimData): Promise<{ count: number }>;
   /** Writes an attempt's result, only while the attempt still holds the row (`attempts` as claimed). */
   record(where: { id: string; attempts: number }, data: ResultData): Promise<unknown>;
@@ -60,38 +62,85 @@ export interface Outbox<Row extends OutboxRow> {
 }
 
 /**
+ * At most this many attempts of one outbox to one client are in flight in a process at a time: a client whose
+ * endpoint hangs (or that has many rows due) holds at most these slots, never everyone's. Its other due rows are
+ * skipped (they stay due) until one of its attempts ends.
+ */
+export const PER_CLIENT_IN_FLIGHT = 2;
+
+/** Attempts in flight per outbox (its label) and client, in this process (one map whichever bundle loads this module). */
+function inFlightOf(label: string): Map<string, number> {
+  const registry = globalThis as unknown as Record<symbol, Map<string, Map<string, number>> | undefined>;
+  const all = (registry[Symbol.for("outbox-in-flight-per-client")] ??= new Map());
+  let map = all.get(label);
+  if (!map) all.set(label, (map = new Map()));
+  return map;
+}
+
+/** Rounds of finding due rows in one pass: each round after the first excludes at least one more saturated client. */
+const FIND_ROUNDS = 4;
+
+/**
  * Claims up to `take` due rows and starts their attempts; returns the attempts (each resolves once its result is
- * recorded, true when this instance made it). The caller decides whether to wait for them.
+ * recorded, true when this instance made it). The caller decides whether to wait for them. At most
+ * PER_CLIENT_IN_FLIGHT attempts per client are in flight: the rows of a client at its limit are not read (`clientId
+ * notIn`), and of the rows read, a client's beyond its limit are skipped; when that left capacity unused, the due rows
+ * are read again without the clients now at their limit (a few rounds at most).
  */
 export async function startDue<Row extends OutboxRow>(outbox: Outbox<Row>, { now = new Date(), take }: {
   now?: Date; take: number;
 }): Promise<Array<Promise<boolean>>> {
   if (take <= 0) return [];
   const dueWhere: DueWhere = { nextAttemptAt: { lte: now }, deliveredAt: null, failedAt: null };
-  const due = await outbox.findDue(dueWhere, take);
-  return due.map(async (row) => {
-    const claimed = await outbox.claim({ id: row.id, attempts: row.attempts, ...dueWhere },
-      { attempts: { increment: 1 }, nextAttemptAt: new Date(now.getTime() + LEASE_MS) });
-    if (claimed.count !== 1) return false;
-    const attempt = row.attempts + 1;
-    const outcome = await outbox.send(row, attempt).catch((err: unknown): Outcome => ({ delivered: false, final: false,
-      error: describeError(err) }));
-    const at = new Date();
-    if (outcome.delivered) {
-      await outbox.record({ id: row.id, attempts: attempt }, { deliveredAt: at, lastStatus: outcome.status ?? null,
-        lastError: null });
-      return true;
+  const inFlight = inFlightOf(outbox.label);
+  const saturated = () => [...inFlight].filter(([, n]) => n >= PER_CLIENT_IN_FLIGHT).map(([clientId]) => clientId);
+  const due: Row[] = [];
+  for (let round = 0; round < FIND_ROUNDS && due.length < take; round++) {
+    const full = saturated();
+    const rows = await outbox.findDue(full.length ? { ...dueWhere, clientId: { notIn: full } } : dueWhere,
+      take - due.length);
+    let skipped = false;
+    for (const row of rows) {
+      const n = inFlight.get(row.clientId) ?? 0;
+      if (n >= PER_CLIENT_IN_FLIGHT) {
+        skipped = true;
+        continue;
+      }
+      inFlight.set(row.clientId, n + 1);
+      due.push(row);
     }
-    const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
-    await outbox.record({ id: row.id, attempts: attempt }, {
-      lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
-      ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
-    });
-    if (giveUp && outbox.onGiveUp) await outbox.onGiveUp(row);
-    logger.warn({ clientId: row.clientId, attempt, status: outcome.status, error: outcome.error, gaveUp: giveUp },
-      `${outbox.label} not delivered`);
+    if (!skipped) break; // every row read was taken: fewer are due than the capacity, or the capacity is used
+  }
+  return due.map((row) => attemptRow(outbox, row, dueWhere, now).finally(() => {
+    const n = (inFlight.get(row.clientId) ?? 1) - 1;
+    if (n > 0) inFlight.set(row.clientId, n);
+    else inFlight.delete(row.clientId);
+  }));
+}
+
+async function attemptRow<Row extends OutboxRow>(outbox: Outbox<Row>, row: Row, dueWhere: DueWhere, now: Date):
+  Promise<boolean> {
+  const claimed = await outbox.claim({ id: row.id, attempts: row.attempts, ...dueWhere },
+    { attempts: { increment: 1 }, nextAttemptAt: new Date(now.getTime() + LEASE_MS) });
+  if (claimed.count !== 1) return false;
+  const attempt = row.attempts + 1;
+  const outcome = await outbox.send(row, attempt).catch((err: unknown): Outcome => ({ delivered: false, final: false,
+    error: describeError(err) }));
+  const at = new Date();
+  if (outcome.delivered) {
+    await outbox.record({ id: row.id, attempts: attempt }, { deliveredAt: at, lastStatus: outcome.status ?? null,
+      lastError: null });
     return true;
+  }
+  const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
+  await outbox.record({ id: row.id, attempts: attempt }, {
+    lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
+    ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
   });
+  if (giveUp && outbox.onGiveUp) await outbox.onGiveUp(row);
+  logger.warn({ clientId: row.clientId, attempt, status: outcome.status, error: outcome.error, gaveUp: giveUp },
+    `${outbox.label} not delivered`);
+  return true;
 }
 
 /** Claims and sends the due rows (at most `take`) and waits for every attempt; returns how many were attempted. */

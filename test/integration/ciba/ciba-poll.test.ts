@@ -192,7 +192,7 @@ describe("CIBA poll mode: the token endpoint", () => {
 });
 
 describe("CIBA poll: statements per request (in process)", () => {
-  it("a pending poll is the read and one UPDATE; a redemption one read and one transaction", async () => {
+  it("a pending poll is the read and one UPDATE; a redemption two reads and one transaction", async () => {
     const { handleTokenRequest } = await import("@/lib/oauth/token/handle-token-request");
     const { client, authReqId, id } = await setup({ interval: 1 });
     await getActiveKey("sig");
@@ -213,7 +213,8 @@ describe("CIBA poll: statements per request (in process)", () => {
     const redeemed = await measure(call);
     expect(redeemed.status).toBe(200);
     const dml = redeemed.statements.filter((s) => /^(SELECT|UPDATE|INSERT|DELETE)/i.test(s));
-    expect(dml.filter((s) => /^SELECT/i.test(s))).toHaveLength(1);
+    // the request, and the subscriber's status (review 20 M4: no tokens for a suspended subscriber)
+    expect(dml.filter((s) => /^SELECT/i.test(s))).toHaveLength(2);
     expect(dml.filter((s) => /^(UPDATE|INSERT)/i.test(s))).toHaveLength(4); // redeem, access, refresh, audit
   });
 });
