@@ -66,6 +66,6 @@ export function backchannelIdToken({ client, request, accessToken, now, authReqI
   if (!parseScope(request.scope).includes("openid")) return undefined;
   return signIdToken({ client, subscriberId: request.subscriberId, accessToken, acr: request.acr,
     amr: parseScope(request.amr ?? ""), authTime: request.authTime ?? request.answeredAt ?? now,
-    loginHint: request.loginHint, iat: Math.floor(now.getTime() / 1000), ...(authReqId ? { authReqId } : {}),
+    hashedLoginHint: request.loginHint, iat: Math.floor(now.getTime() / 1000), ...(authReqId ? { authReqId } : {}),
     ...(authReqId && refreshToken ? { refreshToken } : {}) });
 }

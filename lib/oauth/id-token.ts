@@ -17,6 +17,8 @@ export interface IdTokenInput {
   nonce?: string | null;
   /** The hint exactly as the client sent it: `login_hint` (e.g. `MSISDN:447700900123`) or the `login_hint_token`. */
   loginHint?: string | null;
+  /** Already hashedLoginHint(hint) (CIBA stores only that): the claim as is. */
+  hashedLoginHint?: string | null;
   /** mc_authz: the transaction the subscriber authorized (claims `context`, `binding_message`). */
   context?: string | null;
   bindingMessage?: string | null;
@@ -65,6 +67,7 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   };
   if (input.nonce) claims.nonce = input.nonce;
   if (input.loginHint) claims.hashed_login_hint = hashedLoginHint(input.loginHint);
+  else if (input.hashedLoginHint) claims.hashed_login_hint = input.hashedLoginHint;
   // mc_authz (authorization): the id_token records what was authorized, as shown to the subscriber
   if (input.context != null) claims.context = input.context;
   if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;

@@ -1,3 +1,4 @@
+import { hashedLoginHint } from "@/lib/oauth/id-token";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db";
@@ -23,7 +24,7 @@ export async function createBackchannelRequest({ clientId, subscriberId, mode = 
   const notificationToken = randomToken(24);
   const id = sha256(authReqId);
   await db.backchannelRequest.create({ data: {
-    id, clientId, subscriberId, scope, acr: "2", loginHint, deliveryMode: mode, channel: "handset", interval,
+    id, clientId, subscriberId, scope, acr: "2", loginHint: loginHint === null ? null : hashedLoginHint(loginHint), deliveryMode: mode, channel: "handset", interval,
     expiresAt: new Date(Date.now() + expiresInMs),
     ...(mode === "poll" ? {} : { notificationToken: sealBackchannelSecret(notificationToken),
       authReqIdSealed: sealBackchannelSecret(authReqId) }),
