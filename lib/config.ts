@@ -177,6 +177,14 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   APPROVAL_PENDING_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(5),
   APPROVAL_PENDING_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(200),
+  // Dynamically registered clients (CIBA): their requests per number per 15 minutes, in a bucket of their own (never
+  // the shared per-number one), and how many of a subscriber's pending requests may come from them; wrong user_codes
+  // from them per subscriber per day (beyond it their user_codes are not checked).
+  APPROVAL_LIMIT_PER_NUMBER_DYNAMIC: z.coerce.number().int().positive().max(1_000_000).default(3),
+  APPROVAL_PENDING_DYNAMIC_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(2),
+  USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000_000).default(20),
+  // CIBA: /bc-authorize calls per client per 15 minutes, counted before the hint is resolved, whatever the outcome.
+  BACKCHANNEL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   // OpenID Connect CIBA (docs/ciba.md): an auth_req_id's lifetime without `requested_expiry`, the most a client may
   // ask, and the minimum seconds between two polls (`interval`).
   CIBA_DEFAULT_EXPIRY: seconds(300, 1800),

@@ -1,6 +1,7 @@
 import { verifySecret } from "../crypto";
 import { InvalidUserCode, MissingUserCode } from "../oauth/errors";
-import { hitRateLimit } from "../security/hit-rate-limit";
+import { config } from "../config";
+import { hitRateLimit, peekRateLimit } from "../security/hit-rate-limit";
 import type { Limit } from "../security/limits";
 import { BackchannelSlowDown } from "./bc-authorize/slow-down";
 
@@ -15,17 +16,38 @@ import { BackchannelSlowDown } from "./bc-authorize/slow-down";
 export const USER_CODE_TRIES: Limit = { name: "ciba-user-code", limit: 10, windowSeconds: 15 * 60 };
 
 /**
+ * Wrong `user_code`s for one subscriber from dynamically registered clients, whichever (registering many clients
+ * must not multiply the ten tries): USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER per day. Beyond it a dynamic client's
+ * user_code is not checked (429 `slow_down`, audited with `limit: "ciba-user-code-dyn"`); operator clients are not
+ * affected. Read before the check, counted only for a wrong code.
+ */
+export const userCodeFailuresFromDynamicClients = (): Limit =>
+  ({ name: "ciba-user-code-dyn", limit: config().USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER, windowSeconds: 24 * 60 * 60 });
+
+/** A 429 whose audit record names the limit that refused. */
+export class UserCodeSlowDown extends BackchannelSlowDown {
+  constructor(retryAfter: number, readonly limitName: string) {
+    super(retryAfter, "too many user_code tries; retry later");
+  }
+}
+
+/**
  * CIBA Core §7.1 `user_code` (docs/ciba.md): a subscriber who set a user code (Subscriber.userCodeHash, scrypt like
  * the PIN) can be asked for only with it: absent → `missing_user_code`, wrong → `invalid_user_code`. A subscriber
  * without one: the parameter is ignored.
  */
-export async function checkUserCode({ clientId, subscriberId, userCodeHash, userCode }: {
-  clientId: string; subscriberId: string; userCodeHash: string | null; userCode: string | undefined;
+export async function checkUserCode({ clientId, dynamic = false, subscriberId, userCodeHash, userCode }: {
+  clientId: string; dynamic?: boolean; subscriberId: string; userCodeHash: string | null; userCode: string | undefined;
 }): Promise<void> {
   if (!userCodeHash) return;
   if (userCode === undefined) throw new MissingUserCode("this subscriber requires a user_code");
   const verdict = await hitRateLimit({ limit: USER_CODE_TRIES, subject: `${clientId}\n${subscriberId}` });
-  if (!verdict.allowed) throw new BackchannelSlowDown(verdict.retryAfter, "too many user_code tries; retry later");
+  if (!verdict.allowed) throw new UserCodeSlowDown(verdict.retryAfter, USER_CODE_TRIES.name);
+  if (dynamic) {
+    const overall = await peekRateLimit({ limit: userCodeFailuresFromDynamicClients(), subject: subscriberId });
+    if (!overall.allowed) throw new UserCodeSlowDown(overall.retryAfter, userCodeFailuresFromDynamicClients().name);
+  }
   if (userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) return;
+  if (dynamic) await hitRateLimit({ limit: userCodeFailuresFromDynamicClients(), subject: subscriberId });
   throw new InvalidUserCode("the user_code is not right");
 }

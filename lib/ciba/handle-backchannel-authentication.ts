@@ -7,7 +7,10 @@ import { bodyParams } from "../http/params";
 import { json } from "../http/respond";
 import { InvalidClient, OAuthError, UnauthorizedClient } from "../oauth/errors";
 import { CIBA_GRANT_TYPE } from "./ciba";
-import { checkUserCode } from "./check-user-code";
+import { hitRateLimit } from "../security/hit-rate-limit";
+import { backchannelRequestsPerClient } from "../out-of-band/approval-limits";
+import { checkUserCode, UserCodeSlowDown } from "./check-user-code";
+import { BackchannelSlowDown } from "./bc-authorize/slow-down";
 import { createBackchannelRequest } from "./bc-authorize/create-backchannel-request";
 import { resolveBackchannelSubscriber } from "./bc-authorize/resolve-subscriber";
 import { backchannelRequestParams } from "./bc-authorize/signed-request";
@@ -21,7 +24,8 @@ import { validateBackchannelParams } from "./bc-authorize/validate-request";
  *    the CIBA grant type: `unauthorized_client`;
  * 2. a signed request (`request`, §7.1.1) is unpacked, and required when the client registered a signing alg
  *    (bc-authorize/signed-request.ts);
- * 3. the parameters (bc-authorize/validate-request.ts), the subscriber the one hint names
+ * 3. one hit on the client's call limit (BACKCHANNEL_LIMIT_PER_CLIENT per 15 minutes; beyond it 429 `slow_down`
+ *    before the hint is resolved); the parameters (bc-authorize/validate-request.ts), the subscriber the one hint names
  *    (bc-authorize/resolve-subscriber.ts), the subscriber's user code (check-user-code.ts);
  * 4. the request is stored and delivered (bc-authorize/create-backchannel-request.ts): handset, text message, or
  *    nowhere for a suspended subscriber, with the same answer for all three.
@@ -36,11 +40,15 @@ export async function handleBackchannelAuthentication(req: Request): Promise<Res
   let subscriberId: string | null = null;
   try {
     refuseUnfitClient(client);
+    // One hit per client for every call, before anything about the number is looked at, whatever the outcome: an
+    // exhausted client is refused here, so no answer (unknown_user_id, missing_user_code, 429) depends on the number.
+    const calls = await hitRateLimit({ limit: backchannelRequestsPerClient(), subject: client.id });
+    if (!calls.allowed) throw new BackchannelSlowDown(calls.retryAfter);
     const params = await backchannelRequestParams({ client, params: body });
     const request = validateBackchannelParams({ params, client });
     const subscriber = await resolveBackchannelSubscriber({ hint: request.hint, client });
     subscriberId = subscriber.id;
-    await checkUserCode({ clientId: client.id, subscriberId: subscriber.id, userCodeHash: subscriber.userCodeHash,
+    await checkUserCode({ clientId: client.id, dynamic: client.registeredBy === "dynamic", subscriberId: subscriber.id, userCodeHash: subscriber.userCodeHash,
       userCode: request.userCode });
     const created = await createBackchannelRequest({ client, subscriber, request, ip,
       userAgent: req.headers.get("user-agent"),
@@ -55,7 +63,8 @@ export async function handleBackchannelAuthentication(req: Request): Promise<Res
   } catch (err) {
     if (err instanceof OAuthError) {
       await recordAuditEvent({ type: "backchannel_requested", outcome: err.status === 429 ? "throttled" : "failure",
-        subscriberId, clientId: client.id, ip, detail: { reason: err.error } });
+        subscriberId, clientId: client.id, ip,
+        detail: { reason: err.error, ...(err instanceof UserCodeSlowDown ? { limit: err.limitName } : {}) } });
     }
     throw err;
   }

@@ -27,3 +27,13 @@ export const approvalsPerClient = (): Limit =>
  */
 export const approvalsPerClientAndNumber = (): Limit =>
   ({ name: "oob-client-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });
+/**
+ * Dynamically registered clients (client.registeredBy "dynamic"): their requests to one number count here, in a
+ * bucket of their own, and never in the shared per-number limit, so registering several clients can neither
+ * push-bomb a subscriber beyond this nor spend the budget of the operator's clients and the browser flows.
+ */
+export const approvalsPerNumberFromDynamicClients = (): Limit =>
+  ({ name: "oob-num-dyn", limit: config().APPROVAL_LIMIT_PER_NUMBER_DYNAMIC, windowSeconds: WINDOW });
+/** CIBA: /bc-authorize calls per client, counted before the hint is resolved, whatever the outcome (enumeration). */
+export const backchannelRequestsPerClient = (): Limit =>
+  ({ name: "ciba-client", limit: config().BACKCHANNEL_LIMIT_PER_CLIENT, windowSeconds: WINDOW });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
 import { randomToken } from "../crypto";
-import { hitRateLimit, peekRateLimit } from "./hit-rate-limit";
+import { hitRateLimit, hitRateLimits, peekRateLimit } from "./hit-rate-limit";
 import { lockoutSeconds } from "./limits";
 
 const limit = (n: number) => ({ name: `test-${randomToken(6)}`, limit: n, windowSeconds: 60 });
@@ -31,6 +31,18 @@ describe("hitRateLimit (database-backed fixed window)", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key).not.toContain("447700900123");
     expect(rows[0]!.expiresAt.getTime() - rows[0]!.windowStart.getTime()).toBe(60_000);
+  });
+});
+
+describe("hitRateLimits (in order, stops at the first refusal)", () => {
+  it("a request refused by the first limit is not counted in the later ones", async () => {
+    const [specific, shared] = [limit(2), limit(10)];
+    const verdicts = [];
+    for (let i = 0; i < 5; i++) verdicts.push(await hitRateLimits([[specific, "a"], [shared, "n"]]));
+    expect(verdicts.map((v) => v?.limit.name ?? null)).toEqual([null, null, specific.name, specific.name, specific.name]);
+    // Only the two allowed requests (and none of the three refused) count in the shared limit.
+    expect((await hitRateLimit({ limit: shared, subject: "n" })).count).toBe(3);
+    expect((await hitRateLimits([[limit(1), "b"], [shared, "n"]]))).toBeNull();
   });
 });
 

@@ -55,14 +55,17 @@ export async function hitRateLimit({ limit, subject, now = Date.now() }: {
   return verdict(limit, row.count, w.expiresAt, now);
 }
 
-/** Counts one hit on each (limit, subject) together; the refusing limit that lasts longest, or null. */
+/**
+ * Counts hits on the (limit, subject) pairs in the order given, most specific first, and stops at the first refusal:
+ * a refused request counts only in the limits it passed (and in the one that refused it), so one requester refused
+ * by its own limit never spends a shared budget (the per-number one) that others need. The refusing limit, or null.
+ */
 export async function hitRateLimits(limits: [Limit, string][]): Promise<{ limit: Limit; verdict: RateLimitVerdict } | null> {
-  const verdicts = await Promise.all(limits.map(([limit, subject]) => hitRateLimit({ limit, subject })));
-  let refused: { limit: Limit; verdict: RateLimitVerdict } | null = null;
-  for (const [i, verdict] of verdicts.entries()) {
-    if (!verdict.allowed && verdict.retryAfter > (refused?.verdict.retryAfter ?? 0)) refused = { limit: limits[i]![0], verdict };
+  for (const [limit, subject] of limits) {
+    const verdict = await hitRateLimit({ limit, subject });
+    if (!verdict.allowed) return { limit, verdict };
   }
-  return refused;
+  return null;
 }
 
 /** Reads a limit without counting a hit (one indexed read): whether the subject is over it now. */

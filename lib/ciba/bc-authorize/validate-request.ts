@@ -6,6 +6,8 @@ import { InvalidBindingMessage, InvalidRequest } from "../../oauth/errors";
 
 /** The longest `binding_message` shown on the handset and in the text message, in characters (code points). */
 export const BINDING_MESSAGE_MAX = 64;
+/** The shortest `requested_expiry`, in seconds: less leaves the subscriber no time to answer. */
+export const REQUESTED_EXPIRY_MIN = 30;
 /** The longest `client_notification_token` (CIBA Core §7.1 asks the server to accept at least 1024). */
 export const NOTIFICATION_TOKEN_MAX = 1024;
 
@@ -45,7 +47,7 @@ const value = (params: Params, name: string) => {
  * - `binding_message`: at most BINDING_MESSAGE_MAX characters, no control character → else
  *   `invalid_binding_message` (§13);
  * - `acr_values`: as at /authorize (2 or 3, the first supported value; default 2) → else `invalid_request`;
- * - `requested_expiry`: a positive whole number of seconds, at most CIBA_MAX_EXPIRY (default CIBA_DEFAULT_EXPIRY);
+ * - `requested_expiry`: a whole number of seconds, at least REQUESTED_EXPIRY_MIN, at most CIBA_MAX_EXPIRY (default CIBA_DEFAULT_EXPIRY);
  * - `client_notification_token`: required for ping and push clients, a bearer token of at most
  *   NOTIFICATION_TOKEN_MAX characters; a poll client's is ignored.
  */
@@ -82,8 +84,9 @@ export function validateBackchannelParams({ params, client }: { params: Params; 
 function requestedExpiry(raw: string | undefined): number {
   const max = config().CIBA_MAX_EXPIRY;
   if (raw === undefined) return Math.min(config().CIBA_DEFAULT_EXPIRY, max);
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > max) {
-    throw new InvalidRequest(`requested_expiry must be a positive whole number of seconds, at most ${max}`);
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > max || Number(raw) < REQUESTED_EXPIRY_MIN) {
+    throw new InvalidRequest(`requested_expiry must be a whole number of seconds, at least ${REQUESTED_EXPIRY_MIN} and `
+      + `at most ${max}`);
   }
   return Number(raw);
 }
