@@ -1,6 +1,4 @@
 import { existsSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
@@ -14,6 +12,7 @@ import { acquirePostgres, freshPostgresDatabase } from "../support/postgres";
 import { createTestSubscriber } from "../support/fixtures";
 import { enrolledDevice } from "../support/mobile-support";
 import { backchannelAuthenticate, createCibaClient, handsetRequestOf, pollToken } from "../support/ciba-support";
+import { notificationReceiver, type ReceivedNotification } from "../support/ciba-delivery-support";
 
 /**
  * Issue 20, "Done when": CIBA across two stateless instances of the built service on one database, on SQLite (one
@@ -29,30 +28,15 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const SCOPE = "openid mc_identity_phonenumber";
 const shared = globalThis as unknown as { prisma?: unknown };
 
-/** The relying party's notification endpoint (ping): records every POST, answers 204. */
-const received: Array<{ authorization?: string; body: Record<string, unknown> }> = [];
-let rpServer: http.Server;
+/** The relying party's notification endpoint (ping): records every POST (test/support). */
+let receiver: Awaited<ReturnType<typeof notificationReceiver>>;
 let rpEndpoint = "";
 
 beforeAll(async () => {
-  rpServer = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-      } catch {
-        /* recorded empty */
-      }
-      received.push({ authorization: req.headers.authorization, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => rpServer.listen(0, "127.0.0.1", r));
-  rpEndpoint = `http://127.0.0.1:${(rpServer.address() as AddressInfo).port}/ciba/ping`;
+  receiver = await notificationReceiver();
+  rpEndpoint = `${receiver.base}/ciba/ping`;
 });
-afterAll(() => new Promise<void>((r) => rpServer.close(() => r())));
+afterAll(() => receiver.close());
 
 interface Pair { issuer: string; a: RunningServer; b: RunningServer; label: string }
 
@@ -169,9 +153,9 @@ async function pingAcross(pair: Pair, startOn: string, answerOnBase: string) {
   const answer = await answerOn(pair, answerOnBase, request.id, cookie);
   expect(new URL(answer.headers.get("location")!, pair.issuer).searchParams.get("result")).toBe("approved_backchannel");
 
-  let ping: (typeof received)[number] | undefined;
+  let ping: ReceivedNotification | undefined;
   for (let i = 0; i < 200 && !ping; i++) {
-    ping = received.find((n) => n.body.auth_req_id === authReqId);
+    ping = receiver.received.find((n) => n.body.auth_req_id === authReqId);
     if (!ping) await wait(100);
   }
   expect(ping, "the ping notification arrived within 20 s of the answer").toBeDefined();

@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as oauth from "oauth4webapi";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
@@ -9,6 +7,7 @@ import { AUTH_REQ_ID_CLAIM, CIBA_GRANT_TYPE } from "@/lib/ciba/ciba";
 import { createTestSubscriber } from "../../support/fixtures";
 import { enrolledDevice } from "../../support/mobile-support";
 import { answerOnHandset, createCibaClient, handsetRequestOf } from "../../support/ciba-support";
+import { notificationReceiver, type ReceivedNotification } from "../../support/ciba-delivery-support";
 
 /**
  * Issue 20, "How it is checked": a standard relying-party library that supports CIBA, oauth4webapi v3, in its
@@ -26,46 +25,27 @@ const SCOPE = "openid email mc_identity_phonenumber";
 let as: oauth.AuthorizationServer;
 
 /** The relying party's notification endpoint: records every POST, answers 204. */
-interface Notification { authorization: string | undefined; contentType: string | undefined; body: Record<string, unknown> }
-let rpServer: http.Server;
+type Notification = ReceivedNotification;
+/** The relying party's notification endpoint (ping and push): records every POST (test/support). */
+let rp: Awaited<ReturnType<typeof notificationReceiver>>;
 let rpEndpoint = "";
-const received: Notification[] = [];
-const waiters: Array<() => void> = [];
 
 beforeAll(async () => {
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecure }));
-  rpServer = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-      } catch {
-        body = { unparsable: Buffer.concat(chunks).toString("utf8") };
-      }
-      received.push({ authorization: req.headers.authorization, contentType: req.headers["content-type"], body });
-      res.writeHead(204).end();
-      for (const w of waiters.splice(0)) w();
-    });
-  });
-  await new Promise<void>((r) => rpServer.listen(0, "127.0.0.1", r));
-  rpEndpoint = `http://127.0.0.1:${(rpServer.address() as AddressInfo).port}/ciba/notify`;
+  rp = await notificationReceiver();
+  rpEndpoint = `${rp.base}/ciba/notify`;
 });
 
-afterAll(() => new Promise<void>((r) => rpServer.close(() => r())));
+afterAll(() => rp.close());
 
 /** The notification whose body carries `authReqId`, once it arrives (the delivery worker runs after the answer). */
 async function notificationFor(authReqId: string, timeoutMs = 20_000): Promise<Notification> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const hit = received.find((n) => n.body.auth_req_id === authReqId);
+    const hit = rp.received.find((n) => n.body.auth_req_id === authReqId);
     if (hit) return hit;
-    if (Date.now() > deadline) throw new Error(`no notification for the request within ${timeoutMs} ms (${received.length} received)`);
-    await new Promise<void>((r) => {
-      waiters.push(r);
-      setTimeout(r, 250);
-    });
+    if (Date.now() > deadline) throw new Error(`no notification for the request within ${timeoutMs} ms (${rp.received.length} received)`);
+    await new Promise<void>((r) => setTimeout(r, 50));
   }
 }
 
