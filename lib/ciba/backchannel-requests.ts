@@ -17,9 +17,9 @@ export function findBackchannelRequest(id: string): Promise<BackchannelRequestRo
  * poll of its own): slow_down, and the interval grows by SLOW_DOWN_STEP for this and later polls (a second
  * conditional UPDATE on the same `interval`, so concurrent early polls grow it once), the early poll counting as the
  * last one. Nothing is read again: a pending poll is the read plus one UPDATE.
- * When the second UPDATE misses too, the poll was not early: the request moved on since the read (answered, expired,
- * or a concurrent early poll already grew the interval): "moved", the interval untouched, and the caller reads the
- * request again (never slow_down for a poll that raced the approval).
+ * When the second UPDATE misses too, the request moved on since the read (answered, expired, or a concurrent poll
+ * recorded itself or grew the interval): "moved", the interval untouched, and the caller reads the request again
+ * (never slow_down for a poll that raced the answer; slow_down without growth when another poll came first).
  */
 export async function recordBackchannelPoll({ id, interval, now }: {
   id: string; interval: number; now: Date;

@@ -41,8 +41,15 @@ export async function cibaGrant({ client, params, now = new Date(), dpop }: {
     if (answer === "slow_down") {
       throw new SlowDown(`polled too often: wait at least ${request.interval + SLOW_DOWN_STEP} seconds between polls`);
     }
-    if (answer === "moved") request = await findBackchannelRequest(id);
-    if (answer === "authorization_pending" || request?.status === "pending") {
+    if (answer === "authorization_pending") throw new AuthorizationPending("the subscriber has not answered yet");
+    request = await findBackchannelRequest(id); // "moved": answered, expired, or another poll came first
+    if (request?.status === "pending") {
+      // Still pending: a concurrent poll took the slot (it was recorded, or it grew the interval); this one is early,
+      // but the interval has grown already for it (parallel early polls grow it once).
+      const last = request.lastPolledAt?.getTime();
+      if (last !== undefined && last > now.getTime() - request.interval * 1000) {
+        throw new SlowDown(`polled too often: wait at least ${request.interval} seconds between polls`);
+      }
       throw new AuthorizationPending("the subscriber has not answered yet");
     }
     if (!request) throw new InvalidGrant("the auth_req_id is invalid");
