@@ -3,8 +3,7 @@ import { safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { checkFormToken, formToken } from "../http/form-token";
 import { amrForAcr } from "../interaction/amr-for-acr";
-import { checkDevicePin } from "../out-of-band/check-device-pin";
-import { publishDeviceEvent } from "../out-of-band/device-events-bus";
+import { checkDevicePin, lockedSincePinCheck } from "../out-of-band/check-device-pin";
 import { kickBackchannelDelivery } from "./backchannel-delivery";
 import { settleBackchannelRequest } from "./settle-backchannel-request";
 import { SMS_CODE_ATTEMPTS, smsCodeHash, smsLinkHash } from "./sms-link";
@@ -140,28 +139,17 @@ export async function answerByLink({ token, proof, decision, pin, now = new Date
     if (pinResult) return pinResult;
   }
   const won = await db.$transaction(async (tx) => {
-    // Level 3: a lockout written by other attempts since the PIN check wins over this approval.
-    if (approve && acr === "3" && await tx.subscriber.count({
-      where: { id: row.subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
-    }) === 0) throw LOCKED;
-    const settled = await settleBackchannelRequest(tx, { requestId: row.id, at: now,
+    if (approve && acr === "3" && await lockedSincePinCheck(tx, row.subscriberId, now)) throw LOCKED;
+    // A text-message request has no handset row (createDeviceRequest writes none on that channel): nothing else ends.
+    return settleBackchannelRequest(tx, { requestId: row.id, at: now,
       settlement: approve ? { outcome: "approved", acr, amr: amrForAcr(acr) } : { outcome: "denied" } });
-    if (!settled) return { settled: false, listed: 0 };
-    // A handset row for the same request, if the endpoint made one, ends with it.
-    const listed = await tx.deviceRequest.updateMany({ where: { backchannelRequestId: row.id, status: "pending" },
-      data: { status: approve ? "approved" : "rejected", answeredAt: now } });
-    return { settled: true, listed: listed.count };
   }).catch((err: unknown) => {
     if (err === LOCKED) return "locked" as const;
     throw err;
   });
   if (won === "locked") return "locked";
-  if (!won.settled) return closedState(await findByToken(token), now) ?? "answered";
+  if (!won) return closedState(await findByToken(token), now) ?? "answered";
   kickBackchannelDelivery();
-  if (won.listed) {
-    const deviceRow = await db.deviceRequest.findUnique({ where: { backchannelRequestId: row.id }, select: { id: true } });
-    if (deviceRow) publishDeviceEvent({ kind: "answered", subscriberId: row.subscriberId, requestId: deviceRow.id });
-  }
   const audit = recordAuditEvent({ type: "approval_answered", outcome: approve ? "success" : "denied",
     subscriberId: row.subscriberId, clientId: row.clientId,
     detail: { reason: approve ? "approved" : "rejected", acr, flow: "ciba", channel: "sms" } });

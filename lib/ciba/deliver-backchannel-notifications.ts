@@ -7,7 +7,6 @@ import { postToClient } from "../outbox/post-to-client";
 import { openBackchannelSecret } from "./backchannel-secrets";
 import type { BackchannelRequestRow } from "./backchannel-requests";
 import { backchannelIdToken, mintBackchannelTokens } from "./backchannel-tokens";
-import { isSubscriberActive } from "../tokens/is-subscriber-active";
 import { revokePushTokens, storePushTokens } from "./push-tokens";
 
 /**
@@ -74,14 +73,13 @@ async function pushBody({ row, attempt, request, client, authReqId }: {
   if (request.status !== "approved" && request.status !== "redeemed") {
     return { outcome: final(`the request is ${request.status}`) };
   }
-  // A subscriber suspended (or gone) since the approval: the client is told access_denied, no tokens are minted
-  // (suspendSubscriber also denies the request; this covers a push whose request was already redeemed).
-  if (!await isSubscriberActive({ subscriberId: request.subscriberId })) return { body: deniedBody(authReqId) };
   const now = new Date();
   const tokens = mintBackchannelTokens({ client, request, now, family: true, mode: "push" });
   const stored = await storePushTokens({ notificationId: row.id, attempt, requestId: request.id,
     previousFamilyId: row.tokenFamilyId, at: now, ...tokens.rows,
     accessToken: { ...tokens.rows.accessToken, familyId: tokens.familyId! } });
+  // A subscriber suspended (or gone) since the approval: nothing was stored, the client is told access_denied
+  // (suspendSubscriber also denies the request; this covers a push whose request was already redeemed).
   if (stored === "inactive") return { body: deniedBody(authReqId) };
   if (!stored) return { outcome: { delivered: false, final: false, error: "the attempt lost its lease" } };
   const idToken = await backchannelIdToken({ client, request, accessToken: tokens.access.value, now, authReqId,

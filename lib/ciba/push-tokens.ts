@@ -1,5 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { db } from "../db";
+import { insertIssuedTokens } from "../tokens/insert-issued-tokens";
+import { revokeTokenFamily, revokeTokenFamilyIn } from "../tokens/revoke-token-family";
 
 class LeaseLost extends Error {}
 class Inactive extends Error {}
@@ -32,10 +34,8 @@ export async function storePushTokens({ notificationId, attempt, requestId, prev
       if (await tx.subscriber.count({ where: { id: accessToken.subscriberId, status: "active" } }) === 0) throw new Inactive();
       await tx.backchannelRequest.updateMany({ where: { id: requestId, status: "approved" },
         data: { status: "redeemed", redeemedAt: at } });
-      if (previousFamilyId) await revokeFamily(tx, previousFamilyId, at);
-      await tx.accessToken.create({ data: accessToken, select: { tokenHash: true } });
-      if (refreshToken) await tx.refreshToken.create({ data: refreshToken, select: { tokenHash: true } });
-      await tx.auditEvent.create({ data: audit, select: { id: true } });
+      if (previousFamilyId) await revokeTokenFamilyIn(tx, { familyId: previousFamilyId, at });
+      await insertIssuedTokens(tx, { accessToken, refreshToken, audit });
     });
     return true;
   } catch (err) {
@@ -50,10 +50,5 @@ export async function revokePushTokens({ notificationId, at = new Date() }: { no
   const row = await db.backchannelNotification.findUnique({ where: { id: notificationId },
     select: { tokenFamilyId: true } });
   if (!row?.tokenFamilyId) return;
-  await db.$transaction((tx) => revokeFamily(tx, row.tokenFamilyId!, at));
-}
-
-async function revokeFamily(tx: Prisma.TransactionClient, familyId: string, at: Date) {
-  await tx.accessToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: at } });
-  await tx.refreshToken.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: at } });
+  await revokeTokenFamily({ familyId: row.tokenFamilyId, at });
 }

@@ -23,12 +23,12 @@ export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { r
   requestId: string; settlement: Settlement; at: Date;
 }): Promise<boolean> {
   const status: BackchannelStatus = settlement.outcome;
-  if (settlement.outcome === "approved") {
-    const request = await tx.backchannelRequest.findUnique({ where: { id: requestId }, select: { subscriberId: true } });
-    if (!request || await tx.subscriber.count({ where: { id: request.subscriberId, status: "active" } }) === 0) {
-      return false;
-    }
-  }
+  // Columns fixed at creation: read once, before the conditional UPDATE decides.
+  const request = await tx.backchannelRequest.findUnique({ where: { id: requestId },
+    select: { subscriberId: true, clientId: true, deliveryMode: true } });
+  if (!request) return false;
+  if (settlement.outcome === "approved"
+    && await tx.subscriber.count({ where: { id: request.subscriberId, status: "active" } }) === 0) return false;
   const done = await tx.backchannelRequest.updateMany({
     where: { id: requestId, status: "pending", expiresAt: settlement.outcome === "expired" ? { lte: at } : { gt: at } },
     data: settlement.outcome === "approved"
@@ -36,11 +36,10 @@ export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { r
       : { status, answeredAt: at },
   });
   if (done.count !== 1) return false;
-  const row = await tx.backchannelRequest.findUnique({ where: { id: requestId },
-    select: { clientId: true, deliveryMode: true } });
-  if (row && row.deliveryMode !== "poll") {
+  if (request.deliveryMode !== "poll") {
     await tx.backchannelNotification.create({
-      data: { id: randomToken(16), requestId, clientId: row.clientId, kind: row.deliveryMode, nextAttemptAt: at },
+      data: { id: randomToken(16), requestId, clientId: request.clientId, kind: request.deliveryMode,
+        nextAttemptAt: at },
       select: { id: true },
     });
   }

@@ -1,4 +1,3 @@
-import type { Prisma } from "@prisma/client";
 import { db } from "../db";
 import { randomToken, safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -6,7 +5,7 @@ import { browserIdHash } from "../sessions/browser-cookie";
 import type { AuthorizationParams } from "../oauth/authorize/types";
 import type { EnrolledDevice } from "../devices/find-device";
 import { publishDeviceEvent } from "./device-events-bus";
-import { checkDevicePin } from "./check-device-pin";
+import { checkDevicePin, lockedSincePinCheck } from "./check-device-pin";
 import { settleBackchannelRequest } from "../ciba/settle-backchannel-request";
 import { kickBackchannelDelivery } from "../ciba/backchannel-delivery";
 
@@ -191,13 +190,6 @@ async function answerBackchannelOnHandset({ device, request, decision, pin, now 
       detail: { method: "device", acr, flow: "ciba" } }),
   ]);
   return "approved_backchannel"; // no other screen to return to: the application is told
-}
-
-/** Level 3: whether a lockout written by other attempts since the PIN check wins over this approval. */
-async function lockedSincePinCheck(tx: Prisma.TransactionClient, subscriberId: string, now: Date): Promise<boolean> {
-  return await tx.subscriber.count({
-    where: { id: subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
-  }) === 0;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import { db } from "../db";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { checkPin as checkSubscriberPin } from "../security/check-pin";
@@ -18,4 +19,15 @@ export async function checkDevicePin({ subscriberId, pin }: {
   await recordAuditEvent({ type: "sign_in", outcome: result.reason === "locked" ? "locked" : "failure", subscriberId,
     detail: { method: "device", reason: result.reason === "locked" ? "pin_locked" : "pin_invalid" } });
   return result.reason === "locked" ? "locked" : "pin_invalid";
+}
+
+/**
+ * Level 3, inside the answer's transaction: whether a lockout written by other attempts since checkDevicePin passed
+ * wins over this approval (the handset's answer and the text-message link's).
+ */
+export async function lockedSincePinCheck(tx: Prisma.TransactionClient, subscriberId: string, now: Date):
+  Promise<boolean> {
+  return await tx.subscriber.count({
+    where: { id: subscriberId, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+  }) === 0;
 }

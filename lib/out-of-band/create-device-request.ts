@@ -98,18 +98,15 @@ export async function createDeviceRequest({ authorizationRequestId, backchannel,
       }
       // Waiting on a handset now: pending, not expired, its browser still there (abandoned ones do not count).
       const live = { status: "pending", expiresAt: { gt: now }, attendedUntil: { gt: now } };
-      // The same two counts for every number (an id that matches nothing when it is not deliverable).
-      const [mine, theirs] = await Promise.all([
-        tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", ...live } }),
-        tx.deviceRequest.count({ where: { clientId: client.id, ...live } }),
-      ]);
+      // The same counts for every number (an id that matches nothing when it is not deliverable).
+      const theirs = () => tx.deviceRequest.count({ where: { clientId: client.id, ...live } });
       if (backchannel) {
         // The subscriber's pending backchannel requests, every channel, whether or not they are active (a
         // suspended subscriber's DeviceRequest has no subscriberId: counting those would tell them apart), plus
         // the browser flows' live DeviceRequests. Text-message requests have no DeviceRequest: they hold a slot
         // of the client all the same.
         const pending = { status: "pending", expiresAt: { gt: now } };
-        const [browser, myBackchannel, theirSms] = await Promise.all([
+        const [theirLive, browser, myBackchannel, theirSms] = await Promise.all([theirs(),
           tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", backchannelRequestId: null, ...live } }),
           tx.backchannelRequest.groupBy({ by: ["clientId"], where: { subscriberId: backchannel.subscriberId, ...pending },
             _count: { _all: true } }),
@@ -117,7 +114,7 @@ export async function createDeviceRequest({ authorizationRequestId, backchannel,
         ]);
         const mineAll = browser + myBackchannel.reduce((n, g) => n + g._count._all, 0);
         if (mineAll >= config().APPROVAL_PENDING_PER_SUBSCRIBER
-          || theirs + theirSms >= config().APPROVAL_PENDING_PER_CLIENT) throw TOO_MANY_PENDING;
+          || theirLive + theirSms >= config().APPROVAL_PENDING_PER_CLIENT) throw TOO_MANY_PENDING;
         if (dynamic) {
           // At most APPROVAL_PENDING_DYNAMIC_PER_SUBSCRIBER of them from dynamically registered clients.
           const ids = myBackchannel.map((g) => g.clientId);
@@ -127,8 +124,12 @@ export async function createDeviceRequest({ authorizationRequestId, backchannel,
             .reduce((n, g) => n + g._count._all, 0);
           if (fromDynamic >= config().APPROVAL_PENDING_DYNAMIC_PER_SUBSCRIBER) throw TOO_MANY_PENDING;
         }
-      } else if (mine >= config().APPROVAL_PENDING_PER_SUBSCRIBER || theirs >= config().APPROVAL_PENDING_PER_CLIENT) {
-        throw TOO_MANY_PENDING;
+      } else {
+        const [mine, theirLive] = await Promise.all([
+          tx.deviceRequest.count({ where: { subscriberId: subscriberId ?? "", ...live } }), theirs()]);
+        if (mine >= config().APPROVAL_PENDING_PER_SUBSCRIBER || theirLive >= config().APPROVAL_PENDING_PER_CLIENT) {
+          throw TOO_MANY_PENDING;
+        }
       }
       await prepare?.(tx);
       if (replace && authorizationRequestId) await tx.deviceRequest.deleteMany({ where: { authorizationRequestId } });

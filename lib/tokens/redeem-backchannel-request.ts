@@ -1,5 +1,6 @@
 import type { Prisma } from "@prisma/client";
 import { db } from "../db";
+import { insertIssuedTokens } from "./insert-issued-tokens";
 
 class NotRedeemed extends Error {}
 
@@ -21,9 +22,7 @@ export async function redeemBackchannelRequest({ requestId, at, accessToken, ref
       const done = await tx.backchannelRequest.updateMany({ where: { id: requestId, status: "approved", expiresAt: { gt: at } },
         data: { status: "redeemed", redeemedAt: at } });
       if (done.count !== 1) throw new NotRedeemed();
-      await tx.accessToken.create({ data: accessToken, select: { tokenHash: true } });
-      if (refreshToken) await tx.refreshToken.create({ data: refreshToken, select: { tokenHash: true } });
-      await tx.auditEvent.create({ data: audit, select: { id: true } });
+      await insertIssuedTokens(tx, { accessToken, refreshToken, audit });
     });
     return true;
   } catch (err) {
