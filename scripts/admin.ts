@@ -63,8 +63,7 @@ const { CLIENT_KEY_ALGS } = await import("../lib/clients/client-security"); // C
 type ClientRecord = Awaited<ReturnType<typeof listClients>>[number];
 type SubscriberRecord = Awaited<ReturnType<typeof listSubscribers>>[number];
 type KeyRecord = Awaited<ReturnType<typeof listKeys>>[number];
-/** What a command produces: the JSON object for --json, the lines for people. */
-type Output = { json: Record<string, unknown>; text: string[] };
+type Output = import("./admin/kit").Output;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -630,6 +629,11 @@ registrationTokenGroup.command("revoke <id>").description("revoke an initial acc
     await auditRegistration("revoke", { id });
     return { json: { revoked: id }, text: [`Initial access token ${id} revoked.`] };
   }));
+
+// The network APIs' groups (issue 21, docs/network-apis.md), each in a file of its own.
+for (const group of [await import("./admin/network"), await import("./admin/sim-swap"), await import("./admin/purposes")]) {
+  group.register(program, { act, audited: AUDITED });
+}
 
 /** One line describing a failure; unexpected errors are named as such, without a stack trace. */
 function failureMessage(err: unknown): string {

@@ -10,6 +10,11 @@ import * as premiuminfo from "../app/premiuminfo/route";
 import * as revoke from "../app/revoke/route";
 import * as token from "../app/token/route";
 import * as userinfo from "../app/userinfo/route";
+import * as numberVerificationVerify from "../app/number-verification/v2/verify/route";
+import * as devicePhoneNumber from "../app/number-verification/v2/device-phone-number/route";
+import * as simSwapCheck from "../app/sim-swap/v2/check/route";
+import * as simSwapRetrieveDate from "../app/sim-swap/v2/retrieve-date/route";
+import * as kycMatch from "../app/kyc-match/v0.3/match/route";
 
 export type RouteHandler = (req: Request) => Promise<Response>;
 
@@ -31,6 +36,11 @@ const modules: Record<LeanPath, Partial<Record<"GET" | "POST", RouteHandler>>> =
   "/par": par,
   "/bc-authorize": bcAuthorize,
   "/api/health": health,
+  "/number-verification/v2/verify": numberVerificationVerify,
+  "/number-verification/v2/device-phone-number": devicePhoneNumber,
+  "/sim-swap/v2/check": simSwapCheck,
+  "/sim-swap/v2/retrieve-date": simSwapRetrieveDate,
+  "/kyc-match/v0.3/match": kycMatch,
 };
 
 export const HOT_PATHS = Object.keys(modules) as LeanPath[];

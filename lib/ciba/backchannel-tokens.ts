@@ -6,6 +6,7 @@ import { randomToken } from "../crypto";
 import { signIdToken } from "../oauth/id-token";
 import { parseScope } from "../oauth/scopes";
 import { mintToken } from "../tokens/mint-token";
+import { networkApiTokenRules } from "../network-apis/token-rules";
 import type { BackchannelRequestRow } from "./backchannel-requests";
 
 /** The tokens of an approved backchannel request, minted and not yet stored: their rows, and the values to send. */
@@ -34,16 +35,17 @@ export function mintBackchannelTokens({ client, request, now, dpopJkt, family = 
 }): BackchannelTokens {
   const scopes = parseScope(request.scope);
   const access = mintToken();
-  const refresh = scopes.includes("offline_access") ? mintToken() : undefined;
+  const rules = networkApiTokenRules(scopes, config().ACCESS_TOKEN_TTL);
+  const refresh = scopes.includes("offline_access") && rules.refreshAllowed ? mintToken() : undefined;
   const familyId = refresh || family ? randomToken(16) : null;
-  const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
+  const accessTokenExpiresAt = new Date(now.getTime() + rules.ttlSeconds * 1000);
   const authTime = request.authTime ?? request.answeredAt ?? now;
   const common = { clientId: client.id, subscriberId: request.subscriberId, scope: request.scope };
   return {
     access, refresh, familyId, accessTokenExpiresAt,
     rows: {
       accessToken: { ...common, tokenHash: access.hash, familyId, acr: request.acr, authTime, expiresAt: accessTokenExpiresAt,
-        dpopJkt },
+        dpopJkt, amr: request.amr ?? null },
       refreshToken: refresh && { ...common, tokenHash: refresh.hash, familyId: familyId!, acr: request.acr,
         amr: request.amr ?? "", authTime, expiresAt: new Date(now.getTime() + config().REFRESH_TOKEN_TTL * 1000),
         dpopJkt: client.isPublic ? dpopJkt : undefined },

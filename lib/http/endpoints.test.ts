@@ -65,7 +65,7 @@ describe("the endpoint registry and the provider metadata", () => {
     expect(Object.keys(metadata)).toEqual(["version", "issuer", "authorization_endpoint", "token_endpoint",
       "userinfo_endpoint", "premiuminfo_endpoint", "jwks_uri", "revocation_endpoint", "introspection_endpoint",
       "pushed_authorization_request_endpoint", "backchannel_authentication_endpoint", // CIBA (issue 20)
-      "end_session_endpoint", "check_session_iframe", "registration_endpoint",
+      "end_session_endpoint", "mc_atp_endpoint", "check_session_iframe", "registration_endpoint",
       "op_policy_uri", "service_documentation", "op_tos_uri",
       "scopes_supported",
       "response_types_supported", "response_modes_supported", "grant_types_supported", "subject_types_supported",

@@ -37,6 +37,11 @@ export const ENDPOINTS = {
   backchannelAuthentication: { path: "/bc-authorize", kind: "api", metadata: "backchannel_authentication_endpoint",
     lean: true },
   endSession: { path: "/logout", kind: "api", metadata: "end_session_endpoint" },
+  /**
+   * The spec's `mc_atp_endpoint` (Mobile Connect Account Takeover Protection), today CAMARA SIM Swap: its check
+   * operation (lib/network-apis/sim-swap, docs/network-apis.md).
+   */
+  simSwapCheck: { path: "/sim-swap/v2/check", kind: "api", metadata: "mc_atp_endpoint", lean: true },
   /** OIDC Session Management 1.0 §3.3 (lib/oauth/logout/check-session-iframe.ts). */
   checkSession: { path: "/logout/check-session", kind: "api", metadata: "check_session_iframe" },
   /** RFC 7591 §3 (lib/registration/handle-registration.ts, docs/registration.md). */
@@ -57,6 +62,14 @@ export const ENDPOINTS = {
   playgroundAuth: { path: "/api/auth/[...nextauth]", kind: "api" },
   /** The operator's logo and theme stylesheet (app/brand/[asset]/route.ts, lib/branding). */
   brandAsset: { path: "/brand/[asset]", kind: "api" },
+  /** The network APIs (CAMARA; lib/network-apis, docs/network-apis.md), each with its OpenAPI document beside it. */
+  numberVerificationVerify: { path: "/number-verification/v2/verify", kind: "api", lean: true },
+  numberVerificationDevicePhoneNumber: { path: "/number-verification/v2/device-phone-number", kind: "api", lean: true },
+  numberVerificationOpenApi: { path: "/number-verification/v2/openapi.yaml", kind: "api" },
+  simSwapRetrieveDate: { path: "/sim-swap/v2/retrieve-date", kind: "api", lean: true },
+  simSwapOpenApi: { path: "/sim-swap/v2/openapi.yaml", kind: "api" },
+  kycMatch: { path: "/kyc-match/v0.3/match", kind: "api", lean: true },
+  kycMatchOpenApi: { path: "/kyc-match/v0.3/openapi.yaml", kind: "api" },
   /** RFC 7592's client configuration endpoint, each dynamic client's `registration_client_uri`. */
   registrationClient: { path: "/register/[clientId]", kind: "api" },
 } as const satisfies Record<string, Endpoint>;

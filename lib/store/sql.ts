@@ -18,7 +18,7 @@ export const BOOLEAN_COLUMNS: Record<string, readonly string[]> = { Subscriber: 
 
 /** The AccessToken model's columns (prisma/schema.prisma), selected with a `t_` prefix beside the subscriber's. */
 const ACCESS_TOKEN_COLUMNS = ["tokenHash", "clientId", "subscriberId", "scope", "codeHash", "familyId", "acr", "authTime",
-  "expiresAt", "revokedAt", "createdAt", "dpopJkt"] as const;
+  "expiresAt", "revokedAt", "createdAt", "dpopJkt", "amr"] as const;
 
 const TOKEN_ALIASES = new Map<string, string>(ACCESS_TOKEN_COLUMNS.map((c) => [`t_${c}`, c]));
 

@@ -7,12 +7,14 @@ import { db } from "../db";
  * auth_time: the subscriber did not authenticate for it.
  */
 export async function storeSubscriberAccessToken({ tokenHash, clientId, subscriberId, scope, expiresAt, dpopJkt = null,
-  audit }: {
+  amr = null, audit }: {
   tokenHash: string; clientId: string; subscriberId: string; scope: string; expiresAt: Date; dpopJkt?: string | null;
+  /** RFC 8176 values when the subscriber was authenticated for it (network-based: `nba`), else null. */
+  amr?: string | null;
   audit: AuditInput;
 }): Promise<void> {
   await db.$transaction([
-    db.accessToken.create({ data: { tokenHash, clientId, subscriberId, scope, expiresAt, dpopJkt },
+    db.accessToken.create({ data: { tokenHash, clientId, subscriberId, scope, expiresAt, dpopJkt, amr },
       select: { tokenHash: true } }),
     db.auditEvent.create({ data: auditEventRow(audit), select: { id: true } }),
   ]);

@@ -12,6 +12,7 @@ import { InvalidGrant, InvalidRequest, OAuthError } from "../errors";
 import { signIdToken } from "../id-token";
 import { isWellFormedVerifier, pkceMatches } from "../pkce";
 import { parseScope } from "../scopes";
+import { networkApiTokenRules } from "../../network-apis/token-rules";
 import type { TokenRequestDpop } from "../dpop/token-request-proof";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
@@ -37,9 +38,10 @@ export async function authorizationCodeGrant({ client, params, now = new Date(),
 
   const scopes = parseScope(row.scope);
   const access = mintToken();
-  const refresh = scopes.includes("offline_access") ? mintToken() : undefined;
+  const rules = networkApiTokenRules(scopes, config().ACCESS_TOKEN_TTL);
+  const refresh = scopes.includes("offline_access") && rules.refreshAllowed ? mintToken() : undefined;
   const familyId = refresh ? randomToken(16) : null;
-  const accessTokenExpiresAt = new Date(now.getTime() + config().ACCESS_TOKEN_TTL * 1000);
+  const accessTokenExpiresAt = new Date(now.getTime() + rules.ttlSeconds * 1000);
   const common = { clientId: client.id, subscriberId: row.subscriberId, scope: row.scope, codeHash: row.codeHash };
   // RFC 9449 §5: with a proof, the access token is bound to its key, and so is a public client's refresh token
   // (a confidential client's is bound to its authentication). Without one, dpopJkt stays undefined: the
@@ -49,7 +51,7 @@ export async function authorizationCodeGrant({ client, params, now = new Date(),
   const redeemed = await redeemAuthorizationCode({
     codeHash: row.codeHash,
     usedAt: now,
-    accessToken: { ...common, tokenHash: access.hash, familyId, acr: row.acr, authTime: row.authTime,
+    accessToken: { ...common, tokenHash: access.hash, familyId, acr: row.acr, amr: row.amr, authTime: row.authTime,
       expiresAt: accessTokenExpiresAt, dpopJkt: accessJkt },
     refreshToken: refresh && {
       ...common, tokenHash: refresh.hash, familyId: familyId!, acr: row.acr, amr: row.amr, authTime: row.authTime,

@@ -3,18 +3,15 @@ import type { RegisteredClient } from "../../clients/get-client";
 import type { Params } from "../../http/params";
 import { ClientJwtError, verifyClientJwt } from "../../clients/verify-client-jwt";
 import { config } from "../../config";
-import { findGrantedScopes } from "../../grants/find-granted-scopes";
 import { issuerBase } from "../../http/issuer-base";
 import { PATHS } from "../../http/endpoints";
 import { reserveJwtId } from "../../security/replay-cache";
-import { findSignInRecipient } from "../../subscribers/find-sign-in-recipient";
 import { mintToken } from "../../tokens/mint-token";
 import { storeSubscriberAccessToken } from "../../tokens/store-subscriber-access-token";
-import { InvalidGrant, InvalidScope, OAuthError } from "../errors";
-import type { LoginHint } from "../hints/parse-login-hint";
-import { parseSubscriberHint } from "../hints/parse-subscriber-hint";
-import { resolveLoginHint } from "../hints/resolve-login-hint";
-import { parseScope } from "../scopes";
+import { InvalidGrant } from "../errors";
+import { networkApiTokenRules } from "../../network-apis/token-rules";
+import { assertedSubscriber } from "./jwt-bearer-subject";
+import { checkJwtBearerConsent, requestedJwtBearerScopes } from "./jwt-bearer-scopes";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
 import type { TokenRequestDpop } from "../dpop/token-request-proof";
@@ -51,30 +48,28 @@ export async function jwtBearerGrant({ client, params, now = new Date(), dpop }:
 }): Promise<TokenSet> {
   const assertion = requiredParam(params, "assertion");
   const payload = await verifiedAssertion(client, assertion);
-  const scopes = requestedScopes({ client, claim: payload.scope, param: params.get("scope") });
+  const scopes = await requestedJwtBearerScopes({ client, claim: payload.scope, param: params.get("scope") });
 
   // Single use across instances (one INSERT decides): of fifty parallel presentations, one gets this far.
   const reserved = await reserveJwtId({ kind: "jwt_bearer", issuer: client.id, jti: payload.jti!,
     expiresAt: new Date((payload.exp! + CLOCK_TOLERANCE) * 1000) });
   if (!reserved) throw new InvalidGrant("the assertion has already been used (jti)");
 
-  const subscriber = await assertedSubscriber(payload.sub!, client);
-  if (!subscriber || subscriber.status !== "active") throw new InvalidGrant(NO_GRANT);
-  const needConsent = scopes.filter((s) => !client.consentFreeScopes.includes(s));
-  if (needConsent.length) {
-    const consented = await findGrantedScopes({ subscriberId: subscriber.id, clientId: client.id });
-    if (!consented || needConsent.some((s) => !consented.includes(s))) throw new InvalidGrant(NO_GRANT);
-  }
+  const asserted = await assertedSubscriber(payload.sub!, client);
+  if (!asserted || asserted.subscriber.status !== "active") throw new InvalidGrant(NO_GRANT);
+  const { subscriber, amr } = asserted;
+  const consent = await checkJwtBearerConsent({ client, subscriberId: subscriber.id, scopes });
+  if (!consent) throw new InvalidGrant(NO_GRANT);
 
   const access = mintToken();
   const scope = scopes.join(" ");
-  const ttl = Math.min(JWT_BEARER_TOKEN_TTL, config().ACCESS_TOKEN_TTL);
+  const ttl = networkApiTokenRules(scopes, Math.min(JWT_BEARER_TOKEN_TTL, config().ACCESS_TOKEN_TTL)).ttlSeconds;
   const accessTokenExpiresAt = new Date(now.getTime() + ttl * 1000);
   // RFC 9449: with a proof the token is bound to its key (token_type DPoP, a proof at /userinfo and /premiuminfo).
   await storeSubscriberAccessToken({ tokenHash: access.hash, clientId: client.id, subscriberId: subscriber.id, scope,
-    expiresAt: accessTokenExpiresAt, dpopJkt: dpop?.jkt,
+    expiresAt: accessTokenExpiresAt, dpopJkt: dpop?.jkt, amr,
     audit: { type: "token_issued", outcome: "success", subscriberId: subscriber.id, clientId: client.id, at: now,
-      detail: { grant: "jwt_bearer", scope, refresh_token: false, consent: needConsent.length ? "stored" : "not_needed" } } });
+      detail: { grant: "jwt_bearer", scope, refresh_token: false, consent } } });
   return { accessToken: access.value, accessTokenExpiresAt, scope, dpopJkt: dpop?.jkt };
 }
 
@@ -97,48 +92,4 @@ async function verifiedAssertion(client: RegisteredClient, assertion: string): P
     throw new InvalidGrant("invalid assertion: sub and jti must be strings");
   }
   return payload;
-}
-
-/** The assertion's `scope` claim, narrowed by the `scope` parameter if given; the client's allowed scopes only. */
-function requestedScopes({ client, claim, param }: { client: RegisteredClient; claim: unknown; param?: string }) {
-  if (claim !== undefined && typeof claim !== "string") {
-    throw new InvalidGrant("invalid assertion: the scope claim must be a space-separated string");
-  }
-  let scopes: string[];
-  if (claim !== undefined) {
-    scopes = parseScope(claim);
-    if (param !== undefined) {
-      const wanted = parseScope(param);
-      const extra = wanted.filter((s) => !scopes.includes(s));
-      if (extra.length) throw new InvalidScope(`scope exceeds the assertion's scope claim: ${extra.join(" ")}`);
-      scopes = wanted;
-    }
-  } else if (param !== undefined) {
-    scopes = parseScope(param);
-  } else {
-    throw new InvalidScope("scope is required: in the assertion's scope claim or the scope parameter");
-  }
-  if (!scopes.length) throw new InvalidScope("scope must not be empty");
-  if (scopes.includes("offline_access")) throw new InvalidScope("offline_access: this grant issues no refresh token");
-  const extra = scopes.filter((s) => !client.allowedScopes.includes(s));
-  if (extra.length) throw new InvalidScope(`scope not allowed for this client: ${extra.join(" ")}`);
-  return scopes;
-}
-
-/**
- * The subscriber `sub` names: `tel:+<E.164>` (RFC 3966, visual separators allowed) or a login_hint form
- * (lib/oauth/hints: MSISDN, ENCR_MSISDN, PCR of this client's sector). Null for anything unusable.
- */
-async function assertedSubscriber(sub: string, client: RegisteredClient) {
-  if (sub.length > 2100) return null;
-  let hint: LoginHint | null;
-  try {
-    hint = parseSubscriberHint(sub);
-    if (!hint || (hint.kind === "MSISDN" && !/^[1-9]\d{6,14}$/.test(hint.msisdn))) return null;
-    const named = await resolveLoginHint({ hint, client });
-    return await findSignInRecipient(named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn });
-  } catch (err) {
-    if (err instanceof OAuthError) return null; // a malformed hint: the same answer as an unknown subscriber
-    throw err;
-  }
 }

@@ -57,7 +57,7 @@ export async function refreshTokenGrant({ client, params, now = new Date(), dpop
     next: { tokenHash: next.hash, familyId, clientId, subscriberId, scope: row.scope, codeHash, acr, amr, authTime,
       expiresAt: row.expiresAt, dpopJkt: refreshJkt },
     accessToken: { tokenHash: access.hash, clientId, subscriberId, scope: scopes.join(" "), codeHash, familyId, acr,
-      authTime, expiresAt: accessTokenExpiresAt, dpopJkt: accessJkt },
+      amr, authTime, expiresAt: accessTokenExpiresAt, dpopJkt: accessJkt },
     // Audit log: in the rotation's transaction (no statement of its own).
     audit: auditEventRow({ type: "token_issued", outcome: "success", subscriberId, clientId, at: now,
       detail: { grant: "refresh_token", scope: scopes.join(" "), refresh_token: true } }),

@@ -1,0 +1,28 @@
+import type { RegisteredClient } from "../../clients/get-client";
+import { findSignInRecipient } from "../../subscribers/find-sign-in-recipient";
+import { OAuthError } from "../errors";
+import type { LoginHint } from "../hints/parse-login-hint";
+import { parseSubscriberHint } from "../hints/parse-subscriber-hint";
+import { resolveLoginHint } from "../hints/resolve-login-hint";
+
+/**
+ * The subscriber `sub` names: `tel:+<E.164>` (RFC 3966, visual separators allowed) or a login_hint form
+ * (lib/oauth/hints: MSISDN, ENCR_MSISDN, PCR of this client's sector), with the RFC 8176 `amr` of how the
+ * subscriber was identified for the token (null: not authenticated, only named). Null for anything unusable.
+ */
+export async function assertedSubscriber(sub: string, client: RegisteredClient): Promise<{
+  subscriber: NonNullable<Awaited<ReturnType<typeof findSignInRecipient>>>; amr: string | null;
+} | null> {
+  if (sub.length > 2100) return null;
+  let hint: LoginHint | null;
+  try {
+    hint = parseSubscriberHint(sub);
+    if (!hint || (hint.kind === "MSISDN" && !/^[1-9]\d{6,14}$/.test(hint.msisdn))) return null;
+    const named = await resolveLoginHint({ hint, client });
+    const subscriber = await findSignInRecipient(named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn });
+    return subscriber ? { subscriber, amr: null } : null;
+  } catch (err) {
+    if (err instanceof OAuthError) return null; // a malformed hint: the same answer as an unknown subscriber
+    throw err;
+  }
+}
