@@ -172,8 +172,10 @@ const schema = z.object({
   // header a trusted proxy adds with the subscriber's number, counted only from a socket peer inside
   // NETWORK_ENRICHMENT_PROXIES); behind TRUSTED_PROXY, the header the proxy sets to the client's source port.
   NETWORK_RESOLVER: z.enum(["table", "none"]).default("table"),
-  NETWORK_ENRICHMENT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name").optional()
-    .transform((v) => v?.toLowerCase()),
+  NETWORK_ENRICHMENT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name")
+    .refine((v) => !["host", "cookie", "authorization", "x-forwarded-for", "x-network-peer-port", "content-type",
+      "content-length", "dpop"].includes(v.toLowerCase()), "must be a header of its own (e.g. X-MSISDN)")
+    .optional().transform((v) => v?.toLowerCase()),
   NETWORK_ENRICHMENT_PROXIES: cidrList,
   NETWORK_PORT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name").optional()
     .transform((v) => v?.toLowerCase()),
