@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { InvalidRequest } from "../errors";
 
-/** A login hint in one of the interface's three forms (`login_hint` row; field notes). */
+/** A login hint in one of the interface's three forms (`login_hint` row; field notes), or CAMARA's `ipport:`. */
 export type LoginHint =
   | { kind: "MSISDN"; msisdn: string }
   | { kind: "ENCR_MSISDN"; value: string }
@@ -16,7 +16,7 @@ export const BAD_HINT = "Invalid value for login_hint or login_hint_token";
 export const MSISDN_PATTERN = /^[1-9]\d{6,14}$/;
 
 /**
- * Parses `MSISDN:<digits>`, `ENCR_MSISDN:<hex>` or `PCR:<pcr>` (prefix case-insensitive; a `+`
+ * Parses `MSISDN:<digits>`, `ENCR_MSISDN:<hex>`, `PCR:<pcr>` or `ipport:…` (prefix case-insensitive; a `+`
  * before the digits is dropped). A bare E.164 number is read as MSISDN. Any other value without one
  * of the prefixes is not a hint this operator understands and yields null: OIDC Core §3.1.2.1 makes
  * `login_hint` advisory, so it is ignored rather than refused (the conformance suite sends e-mail
