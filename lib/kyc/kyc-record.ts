@@ -55,16 +55,15 @@ const HOUSE_NUMBER = /^\d+[a-z]?$/;
 
 /**
  * The street name and number of an OpenID Connect `street_address` (one free-text field), only when it reads
- * unambiguously: its first line (up to a comma or line break) holds exactly one house number (digits, optionally
- * one letter: `4`, `12b`), first ("1 High Street") or last ("Calle Mayor 4"), beside at least one word.
+ * unambiguously: the whole field holds exactly one house number (digits, optionally one letter: `4`, `12b`), on its
+ * first line (up to a comma or line break), first ("1 High Street") or last ("Calle Mayor 4"), beside a word.
  * Anything else (a flat, "Apartment 3, 12 Rue X", no number) is null: not_available rather than a wrong `false`.
  */
 export function parseStreet(streetAddress: string): { name: string; number: string } | null {
-  const firstLine = streetAddress.split(/[\n,]/)[0] ?? "";
-  const words = normaliseText(firstLine).split(" ").filter(Boolean);
+  const everyWord = normaliseText(streetAddress).split(" ").filter(Boolean);
+  if (everyWord.filter((w) => HOUSE_NUMBER.test(w)).length !== 1) return null;
+  const words = normaliseText(streetAddress.split(/[\n,]/)[0] ?? "").split(" ").filter(Boolean);
   if (words.length < 2) return null;
-  const numbers = words.filter((w) => HOUSE_NUMBER.test(w));
-  if (numbers.length !== 1) return null;
   const [first, last] = [words[0]!, words[words.length - 1]!];
   if (HOUSE_NUMBER.test(first)) return { number: first, name: words.slice(1).join(" ") };
   if (HOUSE_NUMBER.test(last)) return { number: last, name: words.slice(0, -1).join(" ") };
