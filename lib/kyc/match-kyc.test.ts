@@ -119,6 +119,7 @@ describe("matchKyc", () => {
       countryMatch: "false" });
     expect(answer.streetNameMatchScore).toBeGreaterThan(70);
     expect(answer).not.toHaveProperty("countryMatchScore");
+    expect(matchKyc({ country: "ES" }, kycRecordOf({ ...ROW, country: "Spain" }))).toEqual({ countryMatch: "not_available" });
   });
 
   it("never returns any of the record's values", () => {

@@ -62,6 +62,12 @@ function compareDate(claimed: string, held: string | null): Outcome {
   return { match: claimed === held.trim() ? "true" : "false" };
 }
 
+/** ISO 3166-1 alpha-2 codes, case-insensitive; a record country that is not a code (a name) is not_available. */
+function compareCountry(claimed: string, held: string | null): Outcome {
+  if (held === null || !/^[A-Za-z]{2}$/.test(held.trim())) return NOT_AVAILABLE;
+  return { match: claimed.trim().toUpperCase() === held.trim().toUpperCase() ? "true" : "false" };
+}
+
 /** MALE / FEMALE against the record's OpenID Connect `gender` ("male", "female"); OTHER against any other value. */
 function compareGender(claimed: string, held: string | null): Outcome {
   if (held === null) return NOT_AVAILABLE;
@@ -84,7 +90,7 @@ export function matchAttribute(attribute: KycAttribute, claimed: string, record:
     case "postalCode": return compareExact(claimed, record.postalCode, normaliseIdentifier);
     case "region": return compareText(claimed, [record.region]);
     case "locality": return compareText(claimed, [record.locality]);
-    case "country": return compareExact(claimed, record.country, (s) => s.trim().toUpperCase());
+    case "country": return compareCountry(claimed, record.country);
     case "birthdate": return compareDate(claimed, record.birthdate);
     case "email": return compareEmail(claimed, record.email);
     case "gender": return compareGender(claimed, record.gender);
