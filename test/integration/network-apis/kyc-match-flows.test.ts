@@ -11,7 +11,7 @@ import { redeemCode } from "@/test/support/codes";
 import { enrolledDevice } from "@/test/support/mobile-support";
 import { answerOnHandset, backchannelAuthenticate, createCibaClient, handsetRequestOf, pollToken }
   from "@/test/support/ciba-support";
-import { callApi, createApiClient, declarePurpose, FRAUD, openApiErrors } from "@/test/support/camara-support";
+import { callApi, createApiClient, declarePurpose, openApiErrors } from "@/test/support/camara-support";
 
 /**
  * KYC Match end to end (issue 21, "Done when"): a relying party obtains a three-legged token for
@@ -22,7 +22,9 @@ import { callApi, createApiClient, declarePurpose, FRAUD, openApiErrors } from "
  */
 const baseUrl = inject("baseUrl");
 const PATH = "/kyc-match/v0.3/match";
-const API_SCOPES = ["kyc-match:match", FRAUD];
+/** KYC's own purpose (the fraud purpose is other tests' to declare with whatever legal basis they need). */
+const PURPOSE = "dpv:IdentityVerification";
+const API_SCOPES = ["kyc-match:match", PURPOSE];
 const SCOPE = `openid ${API_SCOPES.join(" ")}`;
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const post = flowPoster(baseUrl);
@@ -55,8 +57,8 @@ const tokenOf = async (res: Response) => {
 
 beforeAll(async () => {
   // Both KYC files declare the same pair, maybe at the same moment: an upsert can lose that race once.
-  await declarePurpose("kyc-match:match", FRAUD, "legitimate_interest")
-    .catch(() => declarePurpose("kyc-match:match", FRAUD, "legitimate_interest"));
+  await declarePurpose("kyc-match:match", PURPOSE, "legitimate_interest")
+    .catch(() => declarePurpose("kyc-match:match", PURPOSE, "legitimate_interest"));
 });
 
 describe("KYC Match with a three-legged token from each grant", () => {

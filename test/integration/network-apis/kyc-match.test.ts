@@ -10,7 +10,9 @@ import type { ApiAnswer } from "@/test/support/openapi-validate";
  * is validated against the published document (lib/network-apis/openapi/kyc-match.yaml).
  */
 const PATH = "/kyc-match/v0.3/match";
-const SCOPE = `kyc-match:match ${FRAUD}`;
+/** KYC's own purpose (the fraud purpose is other tests' to declare with whatever legal basis they need). */
+const PURPOSE = "dpv:IdentityVerification";
+const SCOPE = `kyc-match:match ${PURPOSE}`;
 
 let client: Awaited<ReturnType<typeof createApiClient>>;
 let subscriber: Awaited<ReturnType<typeof createTestSubscriber>>;
@@ -29,10 +31,10 @@ async function match(body: unknown, opts: { token?: string; correlator?: string;
 
 beforeAll(async () => {
   // Both KYC files declare the same pair, maybe at the same moment: an upsert can lose that race once.
-  await declarePurpose("kyc-match:match", FRAUD, "legitimate_interest")
-    .catch(() => declarePurpose("kyc-match:match", FRAUD, "legitimate_interest"));
-  client = await createApiClient({ scopes: ["kyc-match:match", FRAUD], grantTypes: ["authorization_code",
-    "client_credentials"], clientCredentialsScopes: ["kyc-match:match", FRAUD] });
+  await declarePurpose("kyc-match:match", PURPOSE, "legitimate_interest")
+    .catch(() => declarePurpose("kyc-match:match", PURPOSE, "legitimate_interest"));
+  client = await createApiClient({ scopes: ["kyc-match:match", PURPOSE], grantTypes: ["authorization_code",
+    "client_credentials"], clientCredentialsScopes: ["kyc-match:match", PURPOSE] });
   subscriber = await createTestSubscriber({ attributes: { givenName: "José", middleName: "Luis", familyName: "García Núñez",
     birthDate: "1985-02-14", email: "Jose.Garcia@Example.test", emailVerified: true, gender: "male",
     streetAddress: "Calle Mayor 12", city: "Madrid", state: "Comunidad de Madrid", postalCode: "28013", country: "ES",
