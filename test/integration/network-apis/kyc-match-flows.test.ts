@@ -11,7 +11,7 @@ import { redeemCode } from "@/test/support/codes";
 import { enrolledDevice } from "@/test/support/mobile-support";
 import { answerOnHandset, backchannelAuthenticate, createCibaClient, handsetRequestOf, pollToken }
   from "@/test/support/ciba-support";
-import { callApi, createApiClient, declarePurpose, openApiErrors } from "@/test/support/camara-support";
+import { callApi, createApiClient, declarePurpose, FRAUD, openApiErrors } from "@/test/support/camara-support";
 
 /**
  * KYC Match end to end (issue 21, "Done when"): a relying party obtains a three-legged token for
@@ -22,8 +22,12 @@ import { callApi, createApiClient, declarePurpose, openApiErrors } from "@/test/
  */
 const baseUrl = inject("baseUrl");
 const PATH = "/kyc-match/v0.3/match";
-/** KYC's own purpose (the fraud purpose is other tests' to declare with whatever legal basis they need). */
-const PURPOSE = "dpv:IdentityVerification";
+/**
+ * The purpose of these tests' (kyc-match:match, purpose) declaration, legitimate interest. Other files declare
+ * kyc-match:match with other purposes and other bases (the consent tests: dpv:IdentityVerification as consent);
+ * none declares this pair, so parallel files never flip its basis.
+ */
+const PURPOSE = FRAUD;
 const API_SCOPES = ["kyc-match:match", PURPOSE];
 const SCOPE = `openid ${API_SCOPES.join(" ")}`;
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";

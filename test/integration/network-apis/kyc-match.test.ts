@@ -10,8 +10,12 @@ import type { ApiAnswer } from "@/test/support/openapi-validate";
  * is validated against the published document (lib/network-apis/openapi/kyc-match.yaml).
  */
 const PATH = "/kyc-match/v0.3/match";
-/** KYC's own purpose (the fraud purpose is other tests' to declare with whatever legal basis they need). */
-const PURPOSE = "dpv:IdentityVerification";
+/**
+ * The purpose of these tests' (kyc-match:match, purpose) declaration, legitimate interest. Other files declare
+ * kyc-match:match with other purposes and other bases (the consent tests: dpv:IdentityVerification as consent);
+ * none declares this pair, so parallel files never flip its basis.
+ */
+const PURPOSE = FRAUD;
 const SCOPE = `kyc-match:match ${PURPOSE}`;
 
 let client: Awaited<ReturnType<typeof createApiClient>>;
