@@ -1,11 +1,30 @@
 import { PATHS } from "../../http/endpoints";
-import { CamaraError } from "../camara-error";
-import { networkApiOperation } from "../camara-api";
+import { logger } from "../../log";
+import { findKycRecord } from "../../kyc/find-kyc-record";
+import { matchKyc } from "../../kyc/match-kyc";
+import { camaraErrors } from "../camara-error";
+import { networkApiOperation, subjectNumber } from "../camara-api";
+import { parseKycMatchBody } from "./body";
 
-/** POST /kyc-match/v0.3/match: PLACEHOLDER of the foundation commit; its stream replaces it (docs/network-apis.md). */
+/**
+ * POST /kyc-match/v0.3/match (CAMARA KYC Match 0.3.0, docs/kyc-match.md): compares the attributes the relying party
+ * sends with the subscriber's record and answers, per attribute asked, `true` / `false` / `not_available` (plus a
+ * similarity score beside some `false`s); the record itself is never returned. Three-legged: the token's
+ * subscriber (a differing phoneNumber is 403 INVALID_TOKEN_CONTEXT); two-legged: the body's phoneNumber
+ * (none: 422 MISSING_IDENTIFIER); a number that is no active subscriber's: 404 IDENTIFIER_NOT_FOUND.
+ * Logged: the client, the purpose and the attribute names asked; never a value, a result or the number.
+ */
 export const handleKycMatch = networkApiOperation({
   name: "kyc-match.match", path: PATHS.kycMatch, scope: "kyc-match:match", twoLegged: true,
-  handle: async () => {
-    throw new CamaraError(501, "NOT_IMPLEMENTED", "This functionality is not implemented yet.");
+  body: parseKycMatchBody,
+  handle: async ({ caller, body, requestId }) => {
+    const msisdn = subjectNumber(caller, body.phoneNumber);
+    const record = await findKycRecord({ msisdn, subscriber: caller.subscriber });
+    if (!record) {
+      throw camaraErrors.identifierNotFound("The phone number provided is not associated with a customer account");
+    }
+    logger.info({ requestId, clientId: caller.clientId, purpose: caller.purpose,
+      threeLegged: caller.subscriber !== null, attributes: Object.keys(body.claims) }, "kyc match");
+    return matchKyc(body.claims, record);
   },
 });
