@@ -1,5 +1,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { Prisma } from "@prisma/client";
+import { uuidV7 } from "../crypto";
 import { db } from "../db";
 import { applySimSwap } from "./apply-sim-swap";
 import { insertSimSwapEvent } from "./record-sim-swap";
@@ -20,11 +22,15 @@ export interface SimSwapImport {
   duplicates: number;
   /** New events of numbers that are subscribers', whose effects were applied. */
   applied: number;
+  /** Bad lines in all (errors lists the first MAX_LISTED_ERRORS). */
+  rejected: number;
   errors: ImportLineError[];
 }
 
 /** At most this many bad lines are listed (the count goes on). */
 const MAX_LISTED_ERRORS = 100;
+/** Events recorded per batch (one read of the references already there, one multi-row INSERT). */
+const CHUNK = 500;
 /** A longer line is refused unparsed. */
 const MAX_LINE = 1000;
 
@@ -80,38 +86,70 @@ async function* fileLines(path: string): AsyncGenerator<[number, string]> {
  * predates the event, so an old event ends nothing newer). An interrupted import is completed by running it again.
  */
 export async function importSimSwaps({ path, now = new Date() }: { path: string; now?: Date }): Promise<SimSwapImport> {
-  const result: SimSwapImport = { lines: 0, imported: 0, duplicates: 0, applied: 0, errors: [] };
-  let bad = 0;
+  const result: SimSwapImport = { lines: 0, imported: 0, duplicates: 0, applied: 0, rejected: 0, errors: [] };
   for await (const [n, line] of fileLines(path)) {
     const parsed = parseImportLine(line, now);
     if (parsed === null) continue;
     result.lines += 1;
     if (typeof parsed === "string") {
-      bad += 1;
+      result.rejected += 1;
       if (result.errors.length < MAX_LISTED_ERRORS) result.errors.push({ line: n, message: parsed });
     }
   }
-  if (bad > 0) {
-    if (bad > result.errors.length) {
-      result.errors.push({ line: 0, message: `${bad - result.errors.length} more bad lines not listed` });
-    }
-    return result;
-  }
+  if (result.rejected > 0) return result;
+  let chunk: ParsedLine[] = [];
   for await (const [, line] of fileLines(path)) {
     const parsed = parseImportLine(line, now);
     if (parsed === null || typeof parsed === "string") continue;
-    const { created } = await insertSimSwapEvent({ ...parsed, source: "import" });
-    if (!created) {
-      result.duplicates += 1;
-      continue;
-    }
-    result.imported += 1;
-    const subscriber = await db.subscriber.findUnique({ where: { msisdn: parsed.msisdn }, select: { id: true } });
-    if (subscriber) {
-      await applySimSwap({ subscriberId: subscriber.id, msisdn: parsed.msisdn, swappedAt: parsed.swappedAt,
-        source: "import", now });
-      result.applied += 1;
+    chunk.push(parsed);
+    if (chunk.length === CHUNK) {
+      await importChunk(chunk, result, now);
+      chunk = [];
     }
   }
+  if (chunk.length) await importChunk(chunk, result, now);
   return result;
+}
+
+/**
+ * Records a batch: the references already recorded are read once (duplicates), the rest inserted with one
+ * multi-row INSERT. If a concurrent import inserted one of them meanwhile (unique violation), the batch falls back
+ * to one INSERT per event (insertSimSwapEvent), which tells the duplicates apart. Then the effects of each new
+ * event of a subscriber's number (one read of the batch's subscribers).
+ */
+async function importChunk(chunk: ParsedLine[], result: SimSwapImport, now: Date): Promise<void> {
+  const byReference = new Map<string, ParsedLine>();
+  for (const e of chunk) if (!byReference.has(e.reference)) byReference.set(e.reference, e); // the first one counts
+  const unique = [...byReference.values()];
+  result.duplicates += chunk.length - unique.length;
+  const existing = new Set((await db.simSwapEvent.findMany({
+    where: { source: "import", reference: { in: unique.map((e) => e.reference) } }, select: { reference: true },
+  })).map((r) => r.reference));
+  const fresh = unique.filter((e) => !existing.has(e.reference));
+  result.duplicates += unique.length - fresh.length;
+  let created: ParsedLine[] = fresh;
+  try {
+    if (fresh.length) {
+      await db.simSwapEvent.createMany({ data: fresh.map((e) => ({ id: uuidV7(), msisdn: e.msisdn,
+        swappedAt: e.swappedAt, source: "import", reference: e.reference })) });
+    }
+  } catch (err) {
+    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    created = [];
+    for (const e of fresh) {
+      if ((await insertSimSwapEvent({ ...e, source: "import" })).created) created.push(e);
+      else result.duplicates += 1;
+    }
+  }
+  result.imported += created.length;
+  if (!created.length) return;
+  const subscribers = new Map((await db.subscriber.findMany({
+    where: { msisdn: { in: [...new Set(created.map((e) => e.msisdn))] } }, select: { id: true, msisdn: true },
+  })).map((s) => [s.msisdn, s.id]));
+  for (const e of created) {
+    const subscriberId = subscribers.get(e.msisdn);
+    if (!subscriberId) continue;
+    await applySimSwap({ subscriberId, msisdn: e.msisdn, swappedAt: e.swappedAt, source: "import", now });
+    result.applied += 1;
+  }
 }

@@ -52,9 +52,10 @@ export function register(program: Command, kit: AdminKit): void {
     .description("import SIM change events: CSV lines msisdn,swapped_at[,reference] or JSON lines (docs/sim-swap.md)")
     .action(kit.act(async (file: string) => {
       const r = await importSimSwaps({ path: file });
-      if (r.errors.length) {
-        const listed = r.errors.slice(0, 20).map((e) => (e.line ? `line ${e.line}: ${e.message}` : e.message));
-        throw new AdminError(`nothing imported: ${r.errors.length} bad line(s); ${listed.join("; ")}`);
+      if (r.rejected) {
+        const listed = r.errors.slice(0, 20).map((e) => `line ${e.line}: ${e.message}`);
+        const more = r.rejected > listed.length ? `; ${r.rejected - listed.length} more` : "";
+        throw new AdminError(`nothing imported: ${r.rejected} bad line(s); ${listed.join("; ")}${more}`);
       }
       return {
         json: { lines: r.lines, imported: r.imported, duplicates: r.duplicates, applied: r.applied },

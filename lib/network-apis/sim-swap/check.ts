@@ -15,7 +15,7 @@ interface CheckBody {
 function checkBody(json: unknown): CheckBody {
   const body = json as Record<string, unknown>;
   const phoneNumber = phoneNumberOf(body);
-  const maxAge = body.maxAge ?? MAX_AGE.default;
+  const maxAge = body.maxAge === undefined ? MAX_AGE.default : body.maxAge;
   if (typeof maxAge !== "number" || !Number.isInteger(maxAge)) {
     throw camaraErrors.invalidArgument("maxAge must be an integer number of hours.");
   }
