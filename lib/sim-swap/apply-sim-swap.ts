@@ -51,7 +51,8 @@ export async function applySimSwap({ subscriberId, msisdn, swappedAt, source, no
     const enrolments = await tx.deviceEnrolment.deleteMany({ where: { msisdn, ...created } });
     const cut = await cutSubscriberAccessIn(tx, { subscriberId, now, before });
     const codes = await tx.authorizationCode.updateMany({
-      where: { subscriberId, usedAt: null, expiresAt: { gt: now }, authTime: { lt: before } }, data: { expiresAt: now } });
+      where: { subscriberId, usedAt: null, expiresAt: { gt: now }, authTime: { lt: before } },
+      data: { expiresAt: now } });
     const requests = await tx.authorizationRequest.updateMany({
       where: { subscriberId, status: { in: ["pending", "authenticated"] }, expiresAt: { gt: now }, ...created },
       data: { expiresAt: now } });

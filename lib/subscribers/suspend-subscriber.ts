@@ -66,8 +66,8 @@ export async function cutSubscriberAccessIn(tx: Prisma.TransactionClient, { subs
   }
   // Approved but not redeemed: its notification (if any) is already queued; a ping client's poll or a push attempt
   // now reads denied (access_denied).
-  const approved = await tx.backchannelRequest.updateMany({ where: { subscriberId, status: "approved", ...createdBefore },
-    data: { status: "denied" } });
+  const approved = await tx.backchannelRequest.updateMany({
+    where: { subscriberId, status: "approved", ...createdBefore }, data: { status: "denied" } });
   const access = await tx.accessToken.updateMany({ where: { subscriberId, revokedAt: null, ...authenticatedBefore },
     data: { revokedAt: now } });
   const refresh = await tx.refreshToken.updateMany({

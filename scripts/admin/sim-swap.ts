@@ -32,7 +32,8 @@ export function register(program: Command, kit: AdminKit): void {
         authorization_requests_expired: e.authorizationRequestsExpired, logout_notified: e.logoutNotified,
       };
       const text = !r.created
-        ? [`SIM change ${r.event.reference} was already recorded (${r.event.swappedAt.toISOString()}): nothing changed.`]
+        ? [`SIM change ${r.event.reference} was already recorded (${r.event.swappedAt.toISOString()}): `
+            + "nothing changed."]
         : [`SIM change recorded for ${r.event.msisdn} at ${r.event.swappedAt.toISOString()}.`,
             ...(r.subscriber
               ? [`sessions ended:              ${e.sessionsEnded}`,

@@ -49,8 +49,9 @@ describe("sim import", () => {
       JSON.stringify({ msisdn: b, swappedAt: hoursAgo(1) }),
     ].join("\r\n");
     const p = file(text);
-    expect(await importSimSwaps({ path: p })).toEqual({ lines: 4, imported: 4, duplicates: 0, applied: 0, rejected: 0, errors: [] });
-    expect(await importSimSwaps({ path: p })).toEqual({ lines: 4, imported: 0, duplicates: 4, applied: 0, rejected: 0, errors: [] });
+    const none = { applied: 0, rejected: 0, errors: [] };
+    expect(await importSimSwaps({ path: p })).toEqual({ lines: 4, imported: 4, duplicates: 0, ...none });
+    expect(await importSimSwaps({ path: p })).toEqual({ lines: 4, imported: 0, duplicates: 4, ...none });
     expect(await db.simSwapEvent.count({ where: { msisdn: { in: [a, b] } } })).toBe(4);
     // the same reference in another file: still one event
     const again = file(`${a},${hoursAgo(10)},ref-${a}-1\n`);

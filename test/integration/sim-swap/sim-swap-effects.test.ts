@@ -169,6 +169,10 @@ describe("a SIM swap recorded with the admin CLI", () => {
     const bad = await admin("sim", "swap", "12ab", "--json");
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).error).toMatch(/malformed MSISDN/);
+    const badRef = await admin("sim", "swap", "447700900999", "--reference", "two words", "--json");
+    expect(badRef.code).toBe(1);
+    expect(JSON.parse(badRef.stdout).error).toMatch(/^reference must be/);
+    expect(await db.simSwapEvent.count({ where: { msisdn: "447700900999" } })).toBe(0);
     const msisdn = `4470${String(Date.now()).slice(-8)}`;
     const r = await recordSimSwap({ msisdn, source: "cli" });
     expect(r).toMatchObject({ created: true, subscriber: false });
