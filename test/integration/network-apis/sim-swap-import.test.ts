@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { importSimSwaps, parseImportLine } from "@/lib/sim-swap/import-sim-swaps";
+import { recordSimSwap } from "@/lib/sim-swap/record-sim-swap";
 import { TEST_SECRETS } from "../../support/server";
 import {
   callApi, createApiClient, FRAUD, insertClientApiToken, openApiErrors,
@@ -109,6 +110,20 @@ describe("sim import", () => {
     const answer = await callApi("/sim-swap/v2/retrieve-date", { token, body: { phoneNumber: `+${a}` } });
     expect(openApiErrors("sim-swap", "/retrieve-date", "POST", answer)).toEqual([]);
     expect(answer.body).toEqual({ latestSimChange: new Date(at).toISOString() });
+  });
+
+  it("parallel imports of one file and parallel records of one reference: each event once", async () => {
+    const a = line();
+    const p = file(Array.from({ length: 50 }, (_, i) => `${a},${hoursAgo(100 + i)},par-${a}-${i}`).join("\n"));
+    const runs = await Promise.all(Array.from({ length: 5 }, () => importSimSwaps({ path: p })));
+    expect(runs.reduce((n, r) => n + r.imported, 0)).toBe(50);
+    expect(runs.reduce((n, r) => n + r.duplicates, 0)).toBe(200);
+    expect(await db.simSwapEvent.count({ where: { msisdn: a } })).toBe(50);
+    const b = line();
+    const records = await Promise.all(Array.from({ length: 10 }, () =>
+      recordSimSwap({ msisdn: b, at: hoursAgo(1), source: "cli", reference: `once-${b}` })));
+    expect(records.filter((r) => r.created)).toHaveLength(1);
+    expect(await db.simSwapEvent.count({ where: { msisdn: b } })).toBe(1);
   });
 
   it("a large file is streamed (10,000 lines)", async () => {
