@@ -1,8 +1,8 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { Prisma } from "@prisma/client";
 import { uuidV7 } from "../crypto";
 import { db } from "../db";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { applySimSwap } from "./apply-sim-swap";
 import { insertSimSwapEvent } from "./record-sim-swap";
 import { derivedReference, simSwapMsisdn, simSwapReference, simSwapTime } from "./sim-swap-event";
@@ -134,7 +134,7 @@ async function importChunk(chunk: ParsedLine[], result: SimSwapImport, now: Date
         swappedAt: e.swappedAt, source: "import", reference: e.reference })) });
     }
   } catch (err) {
-    if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
+    if (!isUniqueViolation(err)) throw err;
     created = [];
     for (const e of fresh) {
       if ((await insertSimSwapEvent({ ...e, source: "import" })).created) created.push(e);

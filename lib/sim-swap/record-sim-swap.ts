@@ -1,7 +1,7 @@
-import { Prisma } from "@prisma/client";
 import { AdminError } from "../admin/admin-error";
 import { uuidV7 } from "../crypto";
 import { db } from "../db";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { applySimSwap, NO_EFFECTS, type SimSwapEffects } from "./apply-sim-swap";
 import {
   simSwapMsisdn, simSwapReference, simSwapTime, type SimSwapEventRecord, type SimSwapSource,
@@ -49,7 +49,7 @@ export async function insertSimSwapEvent({ msisdn, swappedAt, source, reference 
     const row = await db.simSwapEvent.create({ data: { id: uuidV7(), msisdn, swappedAt, source, reference } });
     return { event: { ...row, source }, created: true };
   } catch (err) {
-    if (reference !== null && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+    if (reference !== null && isUniqueViolation(err)) {
       const row = await db.simSwapEvent.findUnique({ where: { source_reference: { source, reference } } });
       if (row) return { event: { ...row, source: row.source as SimSwapSource }, created: false };
     }
