@@ -4,7 +4,7 @@ import { db } from "../db";
 import { isUniqueViolation } from "../store/is-unique-violation";
 import { applySimSwap, NO_EFFECTS, type SimSwapEffects } from "./apply-sim-swap";
 import {
-  simSwapMsisdn, simSwapReference, simSwapTime, type SimSwapEventRecord, type SimSwapSource,
+  FUTURE_SKEW_MS, simSwapMsisdn, simSwapReference, simSwapTime, type SimSwapEventRecord, type SimSwapSource,
 } from "./sim-swap-event";
 
 export interface RecordedSimSwap {
@@ -31,7 +31,7 @@ export async function recordSimSwap({ msisdn: input, at, source, reference = nul
   }
   const swappedAt = at === undefined ? now : at instanceof Date ? at : simSwapTime(at, now);
   if (typeof swappedAt === "string") throw new AdminError(swappedAt);
-  if (swappedAt.getTime() > now.getTime() + 60_000) throw new AdminError("swapped_at is in the future");
+  if (swappedAt.getTime() > now.getTime() + FUTURE_SKEW_MS) throw new AdminError("swapped_at is in the future");
   const ref = simSwapReference(reference);
   if (typeof ref === "object") throw new AdminError(ref.error);
   const inserted = await insertSimSwapEvent({ msisdn, swappedAt, source, reference: ref ?? null });
