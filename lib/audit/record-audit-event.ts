@@ -11,6 +11,7 @@ export type AuditType =
   | "approval_requested" | "approval_answered"
   | "backchannel_requested"
   | "device_removed"
+  | "sim_swap" // a SIM change ended the subscriber's sessions, tokens and handsets (lib/sim-swap)
   | "user_code_changed" // the subscriber set or removed their CIBA user code (lib/ciba/set-user-code.ts)
   | `admin_${string}`;
 

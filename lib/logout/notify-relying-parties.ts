@@ -9,7 +9,7 @@ import { queueLogoutNotifications, type QueuedNotification } from "./queue-logou
 import { kickLogoutDelivery } from "./schedule-logout-delivery";
 
 /** Why relying parties are told that sessions ended (recorded with each notification). */
-export type LogoutReason = "logout" | "suspended" | "device_removed" | "consent_withdrawn";
+export type LogoutReason = "logout" | "suspended" | "device_removed" | "consent_withdrawn" | "sim_swap";
 
 /** One Front-Channel Logout 1.0 iframe the sign-out page renders. */
 export interface FrontChannelFrame {
