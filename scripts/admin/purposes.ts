@@ -4,13 +4,14 @@ import type { AdminKit } from "./kit";
 /**
  * `purpose set | list | remove` (issue 21, docs/network-apis.md "Purposes and legal bases"): the operator's
  * declaration of the legal basis on which each network-API scope is processed for each purpose. A (scope, purpose)
- * pair that is not declared cannot be asked for. `set` and `remove` are audited (admin_purpose_set,
- * admin_purpose_remove). Changes apply to the next request (declarations are read per request, not cached).
+ * pair that is not declared cannot be asked for. `withdraw-consent` withdraws a subscriber's consent (as the
+ * account page does). `set`, `remove` and `withdraw-consent` are audited (admin_purpose_…). Changes apply to the next request (declarations are read per request, not cached).
  */
 export function register(program: Command, kit: AdminKit): void {
   const { act, audited } = kit;
   audited.add("purpose set");
   audited.add("purpose remove");
+  audited.add("purpose withdraw-consent");
   const group = program.command("purpose").description("network-API purposes and their legal bases (ApiPurpose)");
 
   group.command("set <scope> <purpose>")
@@ -40,6 +41,22 @@ export function register(program: Command, kit: AdminKit): void {
           updated_at: d.updatedAt.toISOString() })) },
         text: all.length ? all.map((d) => `${d.scope}  ${d.purpose}  ${d.legalBasis}`) : ["No purpose declared."],
       };
+    }));
+
+  group.command("withdraw-consent <msisdn> <purpose>")
+    .description("withdraw a subscriber's network-API consent to a client for a purpose (revokes that client's "
+      + "tokens carrying the purpose)")
+    .requiredOption("--client <client_id>", "the client the consent was given to")
+    .action(act(async (msisdn: string, purpose: string, opts: { client: string }) => {
+      const { withdrawApiConsent } = await import("../../lib/api-consent/consents");
+      const { getSubscriberByMsisdnOrThrow } = await import("../../lib/subscribers/get-subscriber-by-msisdn-or-throw");
+      const { AdminError } = await import("../../lib/admin/admin-error");
+      const subscriber = await getSubscriberByMsisdnOrThrow({ msisdn });
+      if (!(await withdrawApiConsent({ subscriberId: subscriber.id, clientId: opts.client, purpose, by: "operator" }))) {
+        throw new AdminError(`no consent in force for client ${opts.client} and ${purpose}`);
+      }
+      return { json: { withdrawn: { client_id: opts.client, purpose } },
+        text: [`Consent to ${opts.client} for ${purpose} withdrawn; its tokens carrying the purpose are revoked.`] };
     }));
 
   group.command("remove <scope> <purpose>").description("remove a declaration (the pair can no longer be asked for)")

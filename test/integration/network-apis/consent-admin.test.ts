@@ -6,6 +6,9 @@ import { freshDatabase, TEST_SECRETS } from "../../support/server";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
 import { getKeys } from "@/lib/keys/key-store";
+import { randomUUID } from "node:crypto";
+import { mintToken } from "@/lib/tokens/mint-token";
+import { createTestClient, createTestSubscriber } from "../../support/fixtures";
 
 /**
  * `npm run admin -- purpose set | list | remove` (docs/network-apis.md "Legal bases"): the real CLI as a child
@@ -60,4 +63,23 @@ describe("admin purpose commands", () => {
     const audited = await db.auditEvent.findMany({ where: { type: { startsWith: "admin_purpose_" } } });
     expect(audited.map((a) => a.type).sort()).toEqual(["admin_purpose_remove", "admin_purpose_set", "admin_purpose_set"]);
   });
+
+  it("withdraw-consent: the operator withdraws a subscriber's consent; the client's tokens carrying it are revoked",
+    async () => {
+      const client = await createTestClient({ scopes: ["openid", "kyc-match:match", "dpv:IdentityVerification"] });
+      const subscriber = await createTestSubscriber();
+      await db.apiConsent.create({ data: { id: randomUUID(), subscriberId: subscriber.id, clientId: client.id,
+        purpose: "dpv:IdentityVerification", scope: "kyc-match:match" } });
+      const token = mintToken();
+      await db.accessToken.create({ data: { tokenHash: token.hash, clientId: client.id, subscriberId: subscriber.id,
+        scope: "openid kyc-match:match dpv:IdentityVerification", expiresAt: new Date(Date.now() + 300_000) } });
+      const run = await admin("purpose", "withdraw-consent", `+${subscriber.msisdn}`, "dpv:IdentityVerification",
+        "--client", client.id);
+      expect(run.code, run.stderr).toBe(0);
+      expect((await db.accessToken.findUnique({ where: { tokenHash: token.hash } }))!.revokedAt).not.toBeNull();
+      const again = await admin("purpose", "withdraw-consent", subscriber.msisdn, "dpv:IdentityVerification",
+        "--client", client.id);
+      expect(again.code).not.toBe(0);
+      expect(await db.auditEvent.count({ where: { type: "consent_withdrawn", clientId: client.id } })).toBe(1);
+    });
 });
