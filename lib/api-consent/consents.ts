@@ -68,7 +68,7 @@ export async function withdrawApiConsent({ subscriberId, clientId, purpose, by, 
     const done = await tx.apiConsent.updateMany({ where: { subscriberId, clientId, purpose, withdrawnAt: null },
       data: { withdrawnAt: now } });
     if (done.count !== 1) return false;
-    const where = { subscriberId, clientId, revokedAt: null, scope: { contains: purpose } };
+    const where = { subscriberId, clientId, revokedAt: null, expiresAt: { gt: now }, scope: { contains: purpose } };
     const [access, refresh] = await Promise.all([
       tx.accessToken.findMany({ where, select: { tokenHash: true, scope: true } }),
       tx.refreshToken.findMany({ where, select: { tokenHash: true, scope: true } }),
