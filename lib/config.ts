@@ -5,6 +5,7 @@ import { z } from "zod";
 import { isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
 import { SUPPORTED_SCOPES } from "./oauth/scopes";
+import { isNetworkApiScope, isPurposeScope } from "./network-apis/camara-scopes";
 import { AA_TEXT, contrast, DARK_SURFACE, HEX_COLOUR, LIGHT_SURFACE, normaliseHex } from "./branding/colour";
 
 /**
@@ -25,7 +26,8 @@ const registrationScopes = z.string()
   .default(SUPPORTED_SCOPES.filter((s) => s !== "mc_identity_nationalid").join(" "))
   .transform((value, ctx): string[] => {
     const list = [...new Set(value.split(/\s+/).filter(Boolean))];
-    const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
+    const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s) && !isNetworkApiScope(s)
+      && !isPurposeScope(s)); // network-API and purpose scopes: the operator may open them to registration
     if (unknown.length) {
       const message = `must list supported scopes only (unknown: ${unknown.join(" ").slice(0, 120)}; `
         + `supported: ${SUPPORTED_SCOPES.join(" ")})`;

@@ -48,6 +48,31 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
         {view.apps.length > 0 && <p className={`text-sm ${ui.muted}`}>{a.forgetHelp}</p>}
       </section>
 
+      {view.apiConsents.length > 0 && (
+        <section aria-labelledby="api-consents-title" className={ui.stack}>
+          <h2 id="api-consents-title" className="font-semibold">{a.apiConsentsTitle}</h2>
+          <ul className={ui.stack} aria-labelledby="api-consents-title">
+            {view.apiConsents.map((c, i) => (
+              <li key={`${c.clientId} ${c.purpose}`} className={item}>
+                <h3 className="font-semibold break-words" id={`api-consent-${i}`}>
+                  {a.apiConsentPurpose(c.name, c.purposeText)}
+                </h3>
+                <ul className={`${ui.text} list-disc pl-6`} aria-labelledby={`api-consent-${i}`}>
+                  {c.apis.map((api) => <li key={api}>{api}</li>)}
+                </ul>
+                <p className={`${ui.text} ${ui.muted}`}>{a.apiConsentSince(day(c.since))}</p>
+                <AccountForm action="withdraw-consent" {...form} className="mt-2">
+                  <input type="hidden" name="client_id" value={c.clientId} />
+                  <input type="hidden" name="purpose" value={c.purpose} />
+                  <button type="submit" className={ui.secondary}>{a.withdraw(c.name)}</button>
+                </AccountForm>
+              </li>
+            ))}
+          </ul>
+          <p className={`text-sm ${ui.muted}`}>{a.withdrawHelp}</p>
+        </section>
+      )}
+
       <section aria-labelledby="handsets-title" className={ui.stack}>
         <h2 id="handsets-title" className="font-semibold">{a.handsetsTitle}</h2>
         {view.handsets.length === 0 ? <p className={ui.text}>{a.noHandsets}</p> : (

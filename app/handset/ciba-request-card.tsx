@@ -18,6 +18,7 @@ export function CibaRequestCard({ t, action, clientName, scope, acr, bindingMess
   createdAt?: Date; expiresAt: Date;
 }) {
   const m = t.handset;
+  const { scopeLines, purpose } = describeConsent({ scopes: parseScope(scope), t });
   return (
     <>
       <h2 className="font-semibold">{clientName}</h2>
@@ -30,8 +31,10 @@ export function CibaRequestCard({ t, action, clientName, scope, acr, bindingMess
       )}
       <p className="text-sm">{m.asks}</p>
       <ul className="my-2 list-disc pl-5 text-sm">
-        {describeConsent({ scopes: parseScope(scope), t }).scopeLines.map((l) => <li key={l.scope}>{l.text}</li>)}
+        {scopeLines.map((l) => <li key={l.scope}>{l.text}</li>)}
       </ul>
+      {/* Network APIs: the purpose the app gives (approving is consenting, docs/network-apis.md). */}
+      {purpose && <p className="text-sm">{t.consent.purpose(purpose.text)}</p>}
       <dl className="my-2 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
         {createdAt && <><dt className="text-slate-600">{m.askedAt}</dt>
           <dd><time dateTime={createdAt.toISOString()}>{clock(createdAt)}</time></dd></>}

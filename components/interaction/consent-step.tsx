@@ -19,7 +19,7 @@ import type { StepProps } from "./step-props";
 export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn, shared = [] }: StepProps & {
   params: AuthorizationParams; maskedMsisdn?: string; shared?: readonly SharedAttribute[];
 }) {
-  const { scopeLines, groups } = describeConsent({ scopes: params.scopes, t, shared });
+  const { scopeLines, groups, purpose } = describeConsent({ scopes: params.scopes, t, shared });
   const authz = params.scopes.includes("mc_authz");
   const wap = params.display === "wap";
   const popup = params.display === "popup";
@@ -31,6 +31,7 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
       <ul className={`${ui.text} list-disc pl-6`} id="scopes" aria-labelledby="scopes-label">
         {scopeLines.map((s) => <li key={s.scope}>{s.text}</li>)}
       </ul>
+      {purpose && <p className={ui.text} id="purpose">{t.consent.purpose(purpose.text)}</p>}
     </>
   );
   return (
@@ -87,7 +88,7 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
         </details>
       )}
       <p className={`text-sm ${ui.muted}`}>
-        {authz ? t.consent.notRemembered : (
+        {authz ? t.consent.notRemembered : purpose ? t.consent.purposeRemembered : (
           <>
             {t.consent.remembered}{" "}
             <a id="forget" className={`${ui.link} scroll-mb-40`} href={servicePath("/account")}

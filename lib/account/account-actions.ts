@@ -4,6 +4,8 @@ import { revokeAccessToken } from "../tokens/revoke-access-token";
 import type { AccountAction } from "./account-post";
 import { clearSessionCookie } from "./account-cookies";
 import { clearUserCode, setUserCode, UserCodeError } from "../ciba/set-user-code";
+import { withdrawApiConsent } from "../api-consent/consents";
+import { isPurposeScope } from "../network-apis/camara-scopes";
 
 /**
  * POST /account/forget (`client_id`): forget this app. Only the signed-in subscriber's own grant can be
@@ -14,6 +16,19 @@ export const forgetApp: AccountAction = async ({ session, form, ip }) => {
   if (!clientId || clientId.length > 200) return { e: "not_found" };
   return (await forgetClientGrant({ subscriberId: session.subscriberId, clientId, ip }))
     ? { done: "forgotten" } : { e: "not_found" };
+};
+
+/**
+ * POST /account/withdraw-consent (`client_id`, `purpose`): withdraw the subscriber's consent to that app's use of
+ * the network APIs for that purpose; the app's tokens carrying the purpose are revoked (lib/api-consent). Only the
+ * signed-in subscriber's own consent can be found, so anything else reads as not found.
+ */
+export const withdrawNetworkConsent: AccountAction = async ({ session, form, ip }) => {
+  const clientId = form.get("client_id") ?? "";
+  const purpose = form.get("purpose") ?? "";
+  if (!clientId || clientId.length > 200 || !isPurposeScope(purpose)) return { e: "not_found" };
+  return (await withdrawApiConsent({ subscriberId: session.subscriberId, clientId, purpose, by: "subscriber", ip }))
+    ? { done: "withdrawn" } : { e: "not_found" };
 };
 
 /** POST /account/remove-handset (`device_id`): remove one of the subscriber's own handsets. */

@@ -6,10 +6,14 @@ import { listSubscriberGrants } from "../grants/list-subscriber-grants";
 import type { Messages } from "../i18n/get-messages";
 import { describeConsent } from "../interaction/describe-consent";
 import { hasUserCode } from "../ciba/set-user-code";
+import { listApiConsents } from "../api-consent/consents";
 
 /** Everything the account page shows, in the subscriber's language. */
 export interface AccountView {
   apps: Array<{ clientId: string; name: string; reads: string[]; since: Date }>;
+  /** Network-API consents in force, per app and purpose (docs/network-apis.md): the purpose and APIs in words. */
+  apiConsents: Array<{ clientId: string; name: string; purpose: string; purposeText: string; apis: string[];
+    since: Date }>;
   handsets: Array<{ id: string; name: string; enrolledAt: Date; lastSeenAt: Date | null }>;
   signIns: Array<{ at: Date; app: string; level: string }>;
   /** Whether the subscriber set a CIBA user code (docs/ciba.md "User code"). */
@@ -22,11 +26,12 @@ export interface AccountView {
  * since when, their handsets still enrolled, their ten latest sign-ins.
  */
 export async function loadAccountView({ subscriberId, t }: { subscriberId: string; t: Messages }): Promise<AccountView> {
-  const [grants, devices, signIns, userCode] = await Promise.all([
+  const [grants, devices, signIns, userCode, apiConsents] = await Promise.all([
     listSubscriberGrants({ subscriberId }), listDevices({ subscriberId }), listSubscriberSignIns({ subscriberId }),
-    hasUserCode({ subscriberId }),
+    hasUserCode({ subscriberId }), listApiConsents({ subscriberId }),
   ]);
   const names = await findClientNames({ clientIds: [...grants.map((g) => g.clientId),
+    ...apiConsents.map((c) => c.clientId),
     ...signIns.flatMap((s) => (s.clientId ? [s.clientId] : []))] });
   const appName = (clientId: string | null) =>
     clientId === ACCOUNT_CLIENT_ID ? t.account.thisPage : (clientId && names.get(clientId)) || t.account.unknownApp;
@@ -37,5 +42,7 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
       .map((d) => ({ id: d.id, name: d.name, enrolledAt: d.createdAt, lastSeenAt: d.lastSeenAt })),
     signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), level: s.acr ?? "?" })),
     hasUserCode: userCode,
+    apiConsents: apiConsents.map((c) => ({ clientId: c.clientId, name: appName(c.clientId), purpose: c.purpose,
+      purposeText: t.purposes[c.purpose] ?? c.purpose, apis: c.scopes.map((s) => t.scopes[s] ?? s), since: c.since })),
   };
 }

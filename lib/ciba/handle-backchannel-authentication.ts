@@ -15,6 +15,7 @@ import { createBackchannelRequest } from "./bc-authorize/create-backchannel-requ
 import { resolveBackchannelSubscriber } from "./bc-authorize/resolve-subscriber";
 import { backchannelRequestParams } from "./bc-authorize/signed-request";
 import { validateBackchannelParams } from "./bc-authorize/validate-request";
+import { checkNetworkApiScopes } from "../api-consent/check-scopes";
 
 /**
  * POST /bc-authorize, the backchannel authentication endpoint (OpenID Connect CIBA Core 1.0 §7, errors §13;
@@ -46,6 +47,7 @@ export async function handleBackchannelAuthentication(req: Request): Promise<Res
     if (!calls.allowed) throw new BackchannelSlowDown(calls.retryAfter);
     const params = await backchannelRequestParams({ client, params: body });
     const request = validateBackchannelParams({ params, client });
+    await checkNetworkApiScopes(request.scopes, client); // the operator's purpose declarations (docs/network-apis.md)
     const subscriber = await resolveBackchannelSubscriber({ hint: request.hint, client });
     subscriberId = subscriber.id;
     await checkUserCode({ clientId: client.id, dynamic: client.registeredBy === "dynamic", subscriberId: subscriber.id, userCodeHash: subscriber.userCodeHash,

@@ -1,6 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { randomToken } from "../crypto";
 import type { BackchannelStatus } from "./ciba";
+import { recordApiConsentForApprovalIn } from "../api-consent/consents";
 
 export type Settlement =
   | { outcome: "approved"; acr: string; amr: string[] }
@@ -15,6 +16,7 @@ export type Settlement =
  * - for a ping or push client, the notification is queued in the same transaction (the outbox,
  *   BackchannelNotification), so an answer is never lost and never waits for the client's endpoint. The caller
  *   wakes the delivery worker after the commit (kickBackchannelDelivery).
+ * - an approval of a request with consent-based network-API scopes records the subscriber's consent (ApiConsent);
  * - an approval also requires the subscriber still active (a count in the same transaction): a suspended
  *   subscriber's approval settles nothing (suspendSubscriber denies their pending and approved requests).
  * Returns whether this call settled the request.
@@ -25,7 +27,7 @@ export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { r
   const status: BackchannelStatus = settlement.outcome;
   // Columns fixed at creation: read once, before the conditional UPDATE decides.
   const request = await tx.backchannelRequest.findUnique({ where: { id: requestId },
-    select: { subscriberId: true, clientId: true, deliveryMode: true } });
+    select: { subscriberId: true, clientId: true, deliveryMode: true, scope: true } });
   if (!request) return false;
   if (settlement.outcome === "approved"
     && await tx.subscriber.count({ where: { id: request.subscriberId, status: "active" } }) === 0) return false;
@@ -36,6 +38,11 @@ export async function settleBackchannelRequest(tx: Prisma.TransactionClient, { r
       : { status, answeredAt: at },
   });
   if (done.count !== 1) return false;
+  // Network APIs: the subscriber's approval of a request with consent-based API scopes is the consent to them.
+  if (settlement.outcome === "approved") {
+    await recordApiConsentForApprovalIn(tx, { subscriberId: request.subscriberId, clientId: request.clientId,
+      scope: request.scope, at });
+  }
   if (request.deliveryMode !== "poll") {
     await tx.backchannelNotification.create({
       data: { id: randomToken(16), requestId, clientId: request.clientId, kind: request.deliveryMode,

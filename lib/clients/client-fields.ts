@@ -1,4 +1,5 @@
 import { SUPPORTED_SCOPES } from "../oauth/scopes";
+import { isNetworkApiScope, isPurposeScope } from "../network-apis/camara-scopes";
 import { AdminError } from "../admin/admin-error";
 import { CLIENT_PROFILES, type ClientProfile } from "./client-profile";
 
@@ -52,10 +53,14 @@ export function checkRedirectUri(uri: string, label = "redirect URI"): URL {
   throw new AdminError(`${label} ${uri} must use https, http on a loopback host, or a reverse-domain app scheme`);
 }
 
-/** The requested scopes, de-duplicated: each one supported, `openid` among them. */
+/**
+ * The requested scopes, de-duplicated: each one supported (a Mobile Connect / OpenID scope, a network-API scope or
+ * a `dpv:` purpose scope, docs/network-apis.md), `openid` among them.
+ */
 export function checkScopes(scopes: readonly string[]): string[] {
   const list = [...new Set(scopes.flatMap((s) => s.split(" ")).filter(Boolean))];
-  const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s));
+  const unknown = list.filter((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s) && !isNetworkApiScope(s)
+    && !isPurposeScope(s));
   if (unknown.length) {
     throw new AdminError(`unknown scope ${unknown.join(", ")} (supported: ${SUPPORTED_SCOPES.join(" ")})`);
   }

@@ -4,6 +4,7 @@ import { SUPPORTED_SCOPES } from "../oauth/scopes";
 import { createClient, type CreateClientInput } from "../clients/create-client";
 import { createSubscriber, type CreateSubscriberInput } from "../subscribers/create-subscriber";
 import { ensurePlaygroundClient } from "../playground/ensure-playground-client";
+import { NETWORK_API_SCOPES } from "../network-apis/camara-scopes";
 
 // Documented in the README ("Demo data"). Fixed on purpose so a newcomer can follow the quick start;
 // the secrets say "change-me" because they are public.
@@ -34,7 +35,30 @@ const DEMO_CLIENTS: CreateClientInput[] = [
     backchannelTokenDeliveryMode: "poll",
     fixedCredentials: { clientId: "demo-client-ciba", clientSecret: "demo-ciba-secret-change-me" },
   },
+  {
+    // A network-API consumer (issue 21, docs/network-apis.md): every API scope with the fraud-prevention purpose,
+    // three-legged by code and CIBA poll, two-legged (client_credentials) for SIM Swap and KYC Match. JWT-bearer
+    // needs the client's own public keys (`client set --jwks`), so it is not part of the demo.
+    ...REDIRECTS, name: "DemoNetworkApis", profile: "oidc", expiresInFormat: "seconds",
+    scopes: ["openid", ...NETWORK_API_SCOPES, "dpv:FraudPreventionAndDetection"],
+    grantTypes: ["authorization_code", "refresh_token", "urn:openid:params:grant-type:ciba", "client_credentials"],
+    backchannelTokenDeliveryMode: "poll",
+    clientCredentialsScopes: ["sim-swap:check", "sim-swap:retrieve-date", "kyc-match:match",
+      "dpv:FraudPreventionAndDetection"],
+    fixedCredentials: { clientId: "demo-client-camara", clientSecret: "demo-camara-secret-change-me" },
+  },
 ];
+
+/**
+ * The operator's demo legal-basis declarations (ApiPurpose): Number Verification and SIM Swap for fraud prevention
+ * on the operator's legitimate interest, KYC Match on the subscriber's consent. Created when missing, never
+ * changed (an operator's own `purpose set` wins).
+ */
+const DEMO_PURPOSES = [
+  ...NETWORK_API_SCOPES.filter((s) => !s.startsWith("kyc-match:"))
+    .map((scope) => ({ scope, legalBasis: "legitimate_interest" })),
+  { scope: "kyc-match:match", legalBasis: "consent" },
+].map((d) => ({ ...d, purpose: "dpv:FraudPreventionAndDetection" }));
 
 const FULL_IDENTITY = [
   "title=Ms", "given_name=Alice", "middle_name=Jane", "family_name=Example", "preferred_username=alice",
@@ -75,6 +99,10 @@ export async function seedDemoData(): Promise<string> {
     if (haveSubscriber.has(s.msisdn)) continue;
     await createSubscriber(s);
     subscribers++;
+  }
+  for (const d of DEMO_PURPOSES) {
+    await db.apiPurpose.upsert({ where: { scope_purpose: { scope: d.scope, purpose: d.purpose } }, create: d,
+      update: {} });
   }
   await ensurePlaygroundClient();
   return `Demo data: ${keys.length} published keys; playground client ready; ` +

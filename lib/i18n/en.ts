@@ -57,6 +57,10 @@ export const en = {
     verified: "verified",
     forget: "You can ask us to forget it at any time.",
     newWindow: "(opens in a new window)",
+    // Network APIs (issue 21, docs/network-apis.md): the purpose the app gives, asked per app and purpose.
+    purpose: (purpose: string) => `Purpose given by the app: ${purpose}.`,
+    purposeRemembered: "Your choice is remembered for this app and this purpose. You can withdraw it on your "
+      + "account page.",
   },
   scopes: {
     openid: "Confirm it is you, using a private identifier for this app",
@@ -70,6 +74,21 @@ export const en = {
     address: "See your postal address",
     phone: "See your phone number",
     offline_access: "Keep access when you are not using the app",
+    // Network APIs (issue 21): what the app may ask the network about this line
+    "number-verification:verify": "Check that the number you give is the one of the mobile line you are using",
+    "number-verification:device-phone-number:read": "Read the number of the mobile line you are using",
+    "sim-swap:check": "Check whether your SIM card was recently changed",
+    "sim-swap:retrieve-date": "See when your SIM card was last changed",
+    "kyc-match:match": "Check the details you give it against the details we hold for your line (without "
+      + "seeing them)",
+  } as Record<string, string>,
+  /** DPV purposes (scope `dpv:…`) in plain words (issue 21, docs/network-apis.md). */
+  purposes: {
+    "dpv:FraudPreventionAndDetection": "preventing and detecting fraud",
+    "dpv:IdentityVerification": "verifying your identity",
+    "dpv:ServiceProvision": "providing its service",
+    "dpv:RequestedServiceProvision": "providing the service you asked for",
+    "dpv:AccountManagement": "managing your account",
   } as Record<string, string>,
   attributes: {
     phone_number: "Mobile number",
@@ -222,6 +241,13 @@ export const en = {
     userCodeSet: "Save the code",
     userCodeChange: "Change the code",
     userCodeRemove: "Remove the code",
+    // Network APIs (issue 21): consents per app and purpose
+    apiConsentsTitle: "Network checks you have allowed",
+    noApiConsents: "You have not allowed any app to check your mobile line.",
+    apiConsentPurpose: (app: string, purpose: string) => `${app}, for ${purpose}:`,
+    apiConsentSince: (date: string) => `Allowed since ${date}.`,
+    withdraw: (app: string) => `Withdraw this consent from ${app}`,
+    withdrawHelp: "Withdrawing stops the app's access for this purpose: it must ask your permission again.",
     notices: {
       forgotten: "The app was forgotten. It will ask your permission again.",
       removed: "The phone was removed. It no longer receives approval requests.",
@@ -234,6 +260,7 @@ export const en = {
       user_code_removed: "Your code was removed.",
       user_code_invalid: "That code was not accepted: use 4 to 8 digits, not a simple sequence. Nothing was changed.",
       user_code_same_as_pin: "Your code must not be your PIN. Nothing was changed.",
+      withdrawn: "Your consent was withdrawn. The app's access for that purpose has ended.",
     } as Record<string, string>,
   },
   /** The operator's branding (lib/branding): the support link of the frames (BRAND_SUPPORT_URL). */

@@ -56,6 +56,9 @@ export const fr: Messages = {
     verified: "vérifié",
     forget: "Vous pouvez nous demander de l'oublier à tout moment.",
     newWindow: "(s'ouvre dans une nouvelle fenêtre)",
+    purpose: (purpose) => `Finalité indiquée par l'application\u00a0: ${purpose}.`,
+    purposeRemembered: "Votre choix est mémorisé pour cette application et cette finalité. Vous pouvez le retirer "
+      + "sur la page de votre compte.",
   },
   scopes: {
     openid: "Confirmer votre identité, avec un identifiant propre à cette application",
@@ -69,6 +72,20 @@ export const fr: Messages = {
     address: "Voir votre adresse postale",
     phone: "Voir votre numéro de téléphone",
     offline_access: "Garder l'accès lorsque vous n'utilisez pas l'application",
+    "number-verification:verify": "Vérifier que le numéro que vous indiquez est celui de la ligne mobile que vous "
+      + "utilisez",
+    "number-verification:device-phone-number:read": "Lire le numéro de la ligne mobile que vous utilisez",
+    "sim-swap:check": "Vérifier si votre carte SIM a été changée récemment",
+    "sim-swap:retrieve-date": "Voir quand votre carte SIM a été changée pour la dernière fois",
+    "kyc-match:match": "Comparer les informations que vous lui donnez à celles que nous avons pour votre ligne "
+      + "(sans les voir)",
+  },
+  purposes: {
+    "dpv:FraudPreventionAndDetection": "la prévention et la détection de la fraude",
+    "dpv:IdentityVerification": "la vérification de votre identité",
+    "dpv:ServiceProvision": "la fourniture de son service",
+    "dpv:RequestedServiceProvision": "la fourniture du service que vous avez demandé",
+    "dpv:AccountManagement": "la gestion de votre compte",
   },
   attributes: {
     phone_number: "Numéro de mobile",
@@ -219,6 +236,13 @@ export const fr: Messages = {
     userCodeSet: "Enregistrer le code",
     userCodeChange: "Changer le code",
     userCodeRemove: "Supprimer le code",
+    apiConsentsTitle: "Vérifications réseau que vous avez autorisées",
+    noApiConsents: "Vous n'avez autorisé aucune application à vérifier votre ligne mobile.",
+    apiConsentPurpose: (app, purpose) => `${app}, pour ${purpose}\u00a0:`,
+    apiConsentSince: (date) => `Autorisé depuis le ${date}.`,
+    withdraw: (app) => `Retirer ce consentement à ${app}`,
+    withdrawHelp: "Le retrait met fin à l'accès de l'application pour cette finalité\u00a0: elle devra vous redemander "
+      + "votre autorisation.",
     notices: {
       forgotten: "L’application a été oubliée. Elle vous redemandera votre accord.",
       removed: "Le téléphone a été retiré. Il ne reçoit plus de demandes de validation.",
@@ -232,6 +256,7 @@ export const fr: Messages = {
       user_code_invalid: "Ce code n’a pas été accepté\u00a0: utilisez 4 à 8 chiffres, pas une suite simple. Rien n’a été "
         + "modifié.",
       user_code_same_as_pin: "Votre code ne doit pas être votre code PIN. Rien n’a été modifié.",
+      withdrawn: "Votre consentement a été retiré. L'accès de l'application pour cette finalité a pris fin.",
     },
   },
   branding: {

@@ -3,6 +3,7 @@ import { premiumInfoAttributes, premiumInfoRecord, userinfoClaims } from "../oau
 import type { AttributeName } from "../subscribers/subscriber-attributes";
 import type { Subscriber } from "../subscribers/subscriber-row";
 import type { Messages } from "../i18n/get-messages";
+import { isPurposeScope } from "../network-apis/camara-scopes";
 
 /** How the consent screen groups what is shared. */
 export const ATTRIBUTE_GROUPS = {
@@ -88,14 +89,18 @@ function displayValue(name: SharedName, value: string): string {
 }
 
 /**
- * What the consent screen says about a request: one plain-language line per scope, and (given what
+ * What the consent screen says about a request: one plain-language line per scope (the network APIs' included),
+ * the network-API purpose in plain words (`purpose`, null without one), and (given what
  * sharedAttributes() found for the subscriber) the attributes that will be shared, grouped, in the
  * subscriber's language. Groups without an attribute are left out.
  */
 export function describeConsent({ scopes, t, shared = [] }: {
   scopes: readonly string[]; t: Messages; shared?: readonly SharedAttribute[];
 }) {
-  const scopeLines = scopes.map((scope) => ({ scope, text: t.scopes[scope] ?? scope }));
+  // A network-API request's purpose scope (dpv:…) is not something the app may do: it is shown as its own line.
+  const purposeScope = scopes.find(isPurposeScope);
+  const scopeLines = scopes.filter((s) => !isPurposeScope(s)).map((scope) => ({ scope, text: t.scopes[scope] ?? scope }));
+  const purpose = purposeScope ? { scope: purposeScope, text: t.purposes[purposeScope] ?? purposeScope } : null;
   const groups = (Object.keys(ATTRIBUTE_GROUPS) as AttributeGroup[]).map((group) => ({
     group,
     label: t.consent.groups[group],
@@ -103,5 +108,5 @@ export function describeConsent({ scopes, t, shared = [] }: {
       .filter((a) => (ATTRIBUTE_GROUPS[group] as readonly string[]).includes(a.name))
       .map((a) => ({ ...a, label: t.attributes[a.name] ?? a.name })),
   })).filter((g) => g.attributes.length > 0);
-  return { scopeLines, groups };
+  return { scopeLines, groups, purpose };
 }

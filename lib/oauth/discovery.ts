@@ -1,3 +1,4 @@
+import { NETWORK_API_SCOPES } from "../network-apis/camara-scopes";
 import { ACR_VALUES, DISPLAY_VALUES, LOGIN_HINT_METHODS, SUPPORTED_SCOPES, SUPPORTED_VERSIONS, UI_LOCALES } from "./scopes";
 import { claimsSupported } from "./claims";
 import { SIGNING_ALG } from "../keys/key-store";
@@ -33,7 +34,7 @@ export function providerMetadata(issuer: string) {
     issuer,
     // authorization_endpoint … op_tos_uri, from the endpoint registry in its order.
     ...endpointUrls(issuerBase(issuer)),
-    scopes_supported: [...SUPPORTED_SCOPES],
+    scopes_supported: [...SUPPORTED_SCOPES, ...NETWORK_API_SCOPES],
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
     grant_types_supported: [...GRANT_TYPES],

@@ -1,3 +1,5 @@
+import { KNOWN_PURPOSES } from "../network-apis/camara-scopes";
+
 /** Every scope the interface names (authorization endpoint, `scope` row). */
 export const SUPPORTED_SCOPES = [
   "openid",
@@ -38,6 +40,10 @@ export function parseScope(scope: string): string[] {
  * client some of them (Client.clientCredentialsScopes, validated against this list); nothing else is ever granted.
  * - `introspection`: the token may call the introspection endpoint as a bearer token (RFC 7662 §2.1), for a
  *   resource server that holds no client secret of its own there.
- * Issue 21 adds its network-API scopes here (the operator's resource servers read `scope` by introspection).
+ * - Network APIs (issue 21, docs/network-apis.md), two-legged: SIM Swap and KYC Match (never Number Verification,
+ *   which is about the line the request comes from), with one purpose scope; only where the operator's declared
+ *   basis for the purpose is not `consent` (checked at the token endpoint: client-credentials-grant.ts).
  */
-export const CLIENT_CREDENTIALS_SCOPES = ["introspection"] as const;
+export const CLIENT_CREDENTIALS_SCOPES = [
+  "introspection", "sim-swap:check", "sim-swap:retrieve-date", "kyc-match:match", ...KNOWN_PURPOSES,
+] as const;

@@ -42,7 +42,9 @@ const value = (params: Params, name: string) => {
 /**
  * Validates the parameters of a backchannel authentication request (CIBA Core §7.1; pure, no I/O), after the
  * client authenticated and a signed request was unpacked. Unknown parameters are ignored (§7.1).
- * - `scope`: with `openid`, within the client's allowed scopes (as at /authorize) → else `invalid_scope`;
+ * - `scope`: with `openid`, within the client's allowed scopes (as at /authorize) → else `invalid_scope`; network-API
+ *   scopes with exactly one `dpv:` purpose, never fused (validateScope); whether each (scope, purpose) pair is declared
+ *   needs I/O: checked next by the caller (checkNetworkApiScopes, docs/network-apis.md);
  * - exactly one of `login_hint`, `login_hint_token`, `id_token_hint` → else `invalid_request`;
  * - `binding_message`: at most BINDING_MESSAGE_MAX characters, no control character → else
  *   `invalid_binding_message` (§13);

@@ -5,6 +5,8 @@ import { chooseSession, type RequestState } from "./choose-session";
 import { findGrantedScopes } from "../../grants/find-granted-scopes";
 import { consentAlwaysAsked, needsConsent } from "./needs-consent";
 import type { AuthorizationParams } from "./types";
+import { checkNetworkApiScopes } from "../../api-consent/check-scopes";
+import { missingApiConsent } from "../../api-consent/needs-api-consent";
 
 export type NextStep =
   | { step: "login" }
@@ -21,6 +23,9 @@ export type NextStep =
 export async function decideNextStep({ params, browserIdHash, request }: {
   params: AuthorizationParams; browserIdHash: string | null; request?: RequestState;
 }): Promise<NextStep> {
+  // Network-API scopes (docs/network-apis.md): each (scope, purpose) declared by the operator, else invalid_scope
+  // (the client's allowedScopes were checked by validateScope). No I/O for a request without API scope.
+  const api = await checkNetworkApiScopes(params.scopes, { allowedScopes: params.scopes });
   const sessions = browserIdHash
     ? await findLiveSessions({ browserIdHash, subscriberId: params.hintedSubscriberId, msisdn: params.hintedMsisdn })
     : [];
@@ -37,7 +42,10 @@ export async function decideNextStep({ params, browserIdHash, request }: {
   const grantedScopes = consented || consentAlwaysAsked(params)
     ? null
     : await findGrantedScopes({ subscriberId: session.subscriberId, clientId: params.clientId });
-  return needsConsent({ params, grantedScopes, request, sessionId: session.id })
+  const apiConsentMissing = api !== null && !consented
+    && (await missingApiConsent({ subscriberId: session.subscriberId, clientId: params.clientId, scopes: params.scopes,
+      bases: api.bases })) !== null;
+  return needsConsent({ params, grantedScopes, request, sessionId: session.id, apiConsentMissing })
     ? { step: "consent", session, grantedScopes }
     : { step: "issue", session };
 }

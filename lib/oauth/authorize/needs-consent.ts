@@ -1,4 +1,5 @@
 import { ACCOUNT_CLIENT_ID } from "../../clients/account-client-id";
+import { isNetworkApiScope, isPurposeScope } from "../../network-apis/camara-scopes";
 import type { RequestState } from "./choose-session";
 import type { AuthorizationParams } from "./types";
 
@@ -17,12 +18,16 @@ export function consentAlwaysAsked(params: Params): boolean {
  * the consent screen, otherwise unless a remembered grant for (subscriber, client) covers every
  * requested scope (a request for more scopes asks again). Never for the account page's own client
  * (lib/clients/account-client-id.ts): it is the subscriber's own account, nothing is shared with anyone.
+ * Network-API scopes and their purpose (docs/network-apis.md) are not held to the remembered grant: the
+ * operator's legal basis decides, and `apiConsentMissing` says whether a consent-based one is not covered by
+ * the subscriber's consent for that client and purpose (lib/api-consent).
  */
-export function needsConsent({ params, grantedScopes, request, sessionId }: {
+export function needsConsent({ params, grantedScopes, request, sessionId, apiConsentMissing = false }: {
   params: Params; grantedScopes: readonly string[] | null; request?: RequestState; sessionId: string;
+  apiConsentMissing?: boolean;
 }): boolean {
   if (params.clientId === ACCOUNT_CLIENT_ID) return false;
   if (request?.status === "consented" && request.sessionId === sessionId) return false;
-  if (consentAlwaysAsked(params) || !grantedScopes) return true;
-  return !params.scopes.every((s) => grantedScopes.includes(s));
+  if (consentAlwaysAsked(params) || !grantedScopes || apiConsentMissing) return true;
+  return !params.scopes.every((s) => grantedScopes.includes(s) || isNetworkApiScope(s) || isPurposeScope(s));
 }

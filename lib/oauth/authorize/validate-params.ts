@@ -49,6 +49,7 @@ import { validatePkce } from "./validate-pkce";
 import { validatePrompt } from "./validate-prompt";
 import type { AuthorizationParams } from "./types";
 import { languageTagList } from "../../i18n/request-language";
+import { networkApiScopeProblem } from "../../api-consent/check-scopes";
 
 /** The hints as sent; resolving them needs keys and the database (lib/oauth/hints/resolve-hints.ts). */
 export interface RawHints {
@@ -119,6 +120,10 @@ export function validateScope(scope: string | undefined, client: RegisteredClien
   if (!scopes.every((s) => SCOPE_TOKEN.test(s))) throw new InvalidScope("The scope value is invalid");
   // case-sensitive (interface `scope` row): "OpenID" is not "openid"
   if (!scopes.includes("openid")) throw new InvalidScope("The scope value is invalid: openid is required");
+  // Network API scopes (docs/network-apis.md): exactly one purpose, no fused form (the declarations are read later,
+  // by checkNetworkApiScopes, with I/O); checked before allowedScopes so the refusal names the rule that was broken.
+  const problem = networkApiScopeProblem(scopes, client.allowedScopes);
+  if (problem) throw new InvalidScope(`The scope value is invalid: ${problem}`);
   const refused = scopes.find((s) => !client.allowedScopes.includes(s));
   if (refused) throw new InvalidScope(`The scope value is invalid: ${refused.slice(0, 64)} is not allowed for this client`);
   return scopes;

@@ -8,6 +8,7 @@ import { checkClientAndRedirect } from "../authorize/check-client";
 import { collectParams } from "../authorize/collect-params";
 import { requestObjectPairs } from "../authorize/request-object";
 import { validateAuthorizationParams } from "../authorize/validate-params";
+import { checkNetworkApiScopes } from "../../api-consent/check-scopes";
 
 /** Client authentication parameters: never part of the stored authorization request. */
 const CLIENT_AUTH = new Set(["client_secret", "client_assertion", "client_assertion_type"]);
@@ -39,7 +40,8 @@ export async function handlePushedAuthorizationRequest(req: Request): Promise<Re
   const raw = collectParams(authPairs);
   const checked = await checkClientAndRedirect(raw);
   if (checked.client.id !== client.id) throw new InvalidRequest("client_id is not the authenticated client's");
-  validateAuthorizationParams({ raw, client, now: Date.now() });
+  const validated = validateAuthorizationParams({ raw, client, now: Date.now() });
+  await checkNetworkApiScopes(validated.scopes, client); // the operator's purpose declarations (docs/network-apis.md)
   // A public client authenticates with its client_id only: what it pushed is its own only when signed.
   const authenticated = signed || !(client.isPublic && !client.secretHash);
   const { requestUri, expiresIn } = await storePushedRequest({ clientId: client.id,

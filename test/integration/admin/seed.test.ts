@@ -33,7 +33,7 @@ const IDENTITY = ["title", "givenName", "middleName", "familyName", "preferredUs
 
 describe("demo data seed", () => {
   it("creates the documented clients, subscribers and keys", async () => {
-    expect(await seedDemoData()).toMatch(/clients 3 created.*subscribers 4 created/);
+    expect(await seedDemoData()).toMatch(/clients 4 created.*subscribers 4 created/);
     const { clients, subscribers, keys } = await snapshot();
     expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
 
@@ -53,6 +53,17 @@ describe("demo data seed", () => {
     expect(ciba).toMatchObject({ name: "DemoCallCentre", profile: "oidc", expiresInFormat: "seconds",
       backchannelTokenDeliveryMode: "poll", grantTypes: "authorization_code refresh_token urn:openid:params:grant-type:ciba" });
     expect(await verifySecret("demo-ciba-secret-change-me", ciba.secretHash!)).toBe(true);
+    // Issue 21: the network-API client and the operator's demo purpose declarations.
+    const camara = clients.find((c) => c.id === "demo-client-camara")!;
+    expect(camara).toMatchObject({ name: "DemoNetworkApis", profile: "oidc", clientCredentialsScopes:
+      "sim-swap:check sim-swap:retrieve-date kyc-match:match dpv:FraudPreventionAndDetection" });
+    expect(camara.allowedScopes.split(" ")).toContain("dpv:FraudPreventionAndDetection");
+    expect(await verifySecret("demo-camara-secret-change-me", camara.secretHash!)).toBe(true);
+    const purposes = await db.apiPurpose.findMany({ orderBy: { scope: "asc" } });
+    expect(purposes.map((p) => [p.scope, p.legalBasis])).toEqual([["kyc-match:match", "consent"],
+      ["number-verification:device-phone-number:read", "legitimate_interest"],
+      ["number-verification:verify", "legitimate_interest"], ["sim-swap:check", "legitimate_interest"],
+      ["sim-swap:retrieve-date", "legitimate_interest"]]);
 
     const [full, phoneOnly, suspended, partial] = subscribers;
     expect(subscribers.map((s) => [s.msisdn, s.status])).toEqual([
@@ -74,8 +85,8 @@ describe("demo data seed", () => {
 
   it("re-running, in process or as `npm start` does (prisma/seed.ts), changes nothing", async () => {
     const before = await snapshot();
-    expect(await seedDemoData()).toMatch(/clients 0 created, 3 kept; subscribers 0 created, 4 kept/);
-    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 3 kept.*0 created, 4 kept\n$/);
+    expect(await seedDemoData()).toMatch(/clients 0 created, 4 kept; subscribers 0 created, 4 kept/);
+    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 4 kept.*0 created, 4 kept\n$/);
     expect(await snapshot()).toEqual(before);
   });
 
