@@ -91,6 +91,14 @@ describe("needsConsent", () => {
     expect(needsConsent({ params: p(["openid"]), grantedScopes: null, sessionId: "s" })).toBe(true);
   });
 
+  it("a network-API request asking only openid and API scopes whose basis needs no consent asks nothing", () => {
+    const nv = ["openid", "number-verification:verify", "dpv:FraudPreventionAndDetection"];
+    expect(needsConsent({ params: p(nv), grantedScopes: null, sessionId: "s" })).toBe(false);
+    expect(needsConsent({ params: p(nv), grantedScopes: null, sessionId: "s", apiConsentMissing: true })).toBe(true);
+    expect(needsConsent({ params: p([...nv, "profile"]), grantedScopes: null, sessionId: "s" })).toBe(true);
+    expect(needsConsent({ params: p(nv, ["consent"]), grantedScopes: null, sessionId: "s" })).toBe(true);
+  });
+
   it("prompt=consent and mc_authz are never remembered", () => {
     expect(consentAlwaysAsked(p(["openid"], ["consent"]))).toBe(true);
     expect(consentAlwaysAsked(p(["openid", "mc_authz"]))).toBe(true);

@@ -28,6 +28,15 @@ export function needsConsent({ params, grantedScopes, request, sessionId, apiCon
 }): boolean {
   if (params.clientId === ACCOUNT_CLIENT_ID) return false;
   if (request?.status === "consented" && request.sessionId === sessionId) return false;
-  if (consentAlwaysAsked(params) || !grantedScopes || apiConsentMissing) return true;
+  if (consentAlwaysAsked(params) || apiConsentMissing) return true;
+  // A network-API request that asks nothing beyond `openid` (the pairwise sub) and API scopes whose legal basis
+  // needs no consent has nothing to consent to: Number Verification's silent sign-in has no screen at all.
+  if (isNetworkApiOnly(params.scopes)) return false;
+  if (!grantedScopes) return true;
   return !params.scopes.every((s) => grantedScopes.includes(s) || isNetworkApiScope(s) || isPurposeScope(s));
+}
+
+/** `openid`, API scopes and their purpose, at least one API scope, and nothing else. */
+function isNetworkApiOnly(scopes: readonly string[]): boolean {
+  return scopes.some(isNetworkApiScope) && scopes.every((s) => s === "openid" || isNetworkApiScope(s) || isPurposeScope(s));
 }
