@@ -4,6 +4,7 @@ import { SUPPORTED_SCOPES } from "../oauth/scopes";
 import { createClient, type CreateClientInput } from "../clients/create-client";
 import { createSubscriber, type CreateSubscriberInput } from "../subscribers/create-subscriber";
 import { ensurePlaygroundClient } from "../playground/ensure-playground-client";
+import { addNetworkRange, listNetworkRanges } from "../network/manage-ranges";
 import { NETWORK_API_SCOPES } from "../network-apis/camara-scopes";
 
 // Documented in the README ("Demo data"). Fixed on purpose so a newcomer can follow the quick start;
@@ -80,6 +81,9 @@ const DEMO_SUBSCRIBERS: CreateSubscriberInput[] = [
  * encryption keys, the demo clients and subscribers. Rows that exist are left exactly as they are, except
  * the playground client, which follows this ISSUER (see ensurePlaygroundClient).
  */
+/** The demo subscriber 447700900001's data session. */
+const DEMO_NETWORK_RANGE = { cidr: "127.0.0.2/32", msisdn: "447700900001" };
+
 export async function seedDemoData(): Promise<string> {
   const keys = await getKeys();
   const [clientIds, msisdns] = await Promise.all([
@@ -103,6 +107,11 @@ export async function seedDemoData(): Promise<string> {
   for (const d of DEMO_PURPOSES) {
     await db.apiPurpose.upsert({ where: { scope_purpose: { scope: d.scope, purpose: d.purpose } }, create: d,
       update: {} });
+  }
+  // The demo's mobile data session (docs/network-authentication.md): requests from 127.0.0.2 come from the first
+  // demo subscriber's handset, so network-based authentication can be tried with `curl --interface 127.0.0.2`.
+  if (!(await listNetworkRanges({ msisdn: DEMO_NETWORK_RANGE.msisdn })).some((r) => r.cidr === DEMO_NETWORK_RANGE.cidr)) {
+    await addNetworkRange(DEMO_NETWORK_RANGE);
   }
   await ensurePlaygroundClient();
   return `Demo data: ${keys.length} published keys; playground client ready; ` +
