@@ -37,11 +37,12 @@ const DEMO_CLIENTS: CreateClientInput[] = [
     fixedCredentials: { clientId: "demo-client-ciba", clientSecret: "demo-ciba-secret-change-me" },
   },
   {
-    // A network-API consumer (issue 21, docs/network-apis.md): every API scope with the fraud-prevention purpose,
+    // A network-API consumer (issue 21, docs/network-apis.md): every API scope with the fraud-prevention purpose
+    // (and KYC Match for identity verification, on consent),
     // three-legged by code and CIBA poll, two-legged (client_credentials) for SIM Swap and KYC Match. JWT-bearer
     // needs the client's own public keys (`client set --jwks`), so it is not part of the demo.
     ...REDIRECTS, name: "DemoNetworkApis", profile: "oidc", expiresInFormat: "seconds",
-    scopes: ["openid", ...NETWORK_API_SCOPES, "dpv:FraudPreventionAndDetection"],
+    scopes: ["openid", ...NETWORK_API_SCOPES, "dpv:FraudPreventionAndDetection", "dpv:IdentityVerification"],
     grantTypes: ["authorization_code", "refresh_token", "urn:openid:params:grant-type:ciba", "client_credentials"],
     backchannelTokenDeliveryMode: "poll",
     clientCredentialsScopes: ["sim-swap:check", "sim-swap:retrieve-date", "kyc-match:match",
@@ -51,15 +52,16 @@ const DEMO_CLIENTS: CreateClientInput[] = [
 ];
 
 /**
- * The operator's demo legal-basis declarations (ApiPurpose): Number Verification and SIM Swap for fraud prevention
- * on the operator's legitimate interest, KYC Match on the subscriber's consent. Created when missing, never
+ * The operator's demo legal-basis declarations (ApiPurpose): every API for fraud prevention on the operator's
+ * legitimate interest (so two-legged SIM Swap and KYC Match calls work), and KYC Match for identity verification on
+ * the subscriber's consent (the consent screen and the account page's withdrawal). Created when missing, never
  * changed (an operator's own `purpose set` wins).
  */
 const DEMO_PURPOSES = [
-  ...NETWORK_API_SCOPES.filter((s) => !s.startsWith("kyc-match:"))
-    .map((scope) => ({ scope, legalBasis: "legitimate_interest" })),
-  { scope: "kyc-match:match", legalBasis: "consent" },
-].map((d) => ({ ...d, purpose: "dpv:FraudPreventionAndDetection" }));
+  ...NETWORK_API_SCOPES.map((scope) => ({ scope, purpose: "dpv:FraudPreventionAndDetection",
+    legalBasis: "legitimate_interest" })),
+  { scope: "kyc-match:match", purpose: "dpv:IdentityVerification", legalBasis: "consent" },
+];
 
 const FULL_IDENTITY = [
   "title=Ms", "given_name=Alice", "middle_name=Jane", "family_name=Example", "preferred_username=alice",

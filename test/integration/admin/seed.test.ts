@@ -60,10 +60,14 @@ describe("demo data seed", () => {
     expect(camara.allowedScopes.split(" ")).toContain("dpv:FraudPreventionAndDetection");
     expect(await verifySecret("demo-camara-secret-change-me", camara.secretHash!)).toBe(true);
     const purposes = await db.apiPurpose.findMany({ orderBy: { scope: "asc" } });
-    expect(purposes.map((p) => [p.scope, p.legalBasis])).toEqual([["kyc-match:match", "consent"],
-      ["number-verification:device-phone-number:read", "legitimate_interest"],
-      ["number-verification:verify", "legitimate_interest"], ["sim-swap:check", "legitimate_interest"],
-      ["sim-swap:retrieve-date", "legitimate_interest"]]);
+    expect(camara.allowedScopes.split(" ")).toContain("dpv:IdentityVerification");
+    expect(purposes.map((p) => [p.scope, p.purpose, p.legalBasis]).sort()).toEqual([
+      ["kyc-match:match", "dpv:FraudPreventionAndDetection", "legitimate_interest"],
+      ["kyc-match:match", "dpv:IdentityVerification", "consent"],
+      ["number-verification:device-phone-number:read", "dpv:FraudPreventionAndDetection", "legitimate_interest"],
+      ["number-verification:verify", "dpv:FraudPreventionAndDetection", "legitimate_interest"],
+      ["sim-swap:check", "dpv:FraudPreventionAndDetection", "legitimate_interest"],
+      ["sim-swap:retrieve-date", "dpv:FraudPreventionAndDetection", "legitimate_interest"]]);
 
     const [full, phoneOnly, suspended, partial] = subscribers;
     expect(subscribers.map((s) => [s.msisdn, s.status])).toEqual([
