@@ -106,7 +106,7 @@ function mappedHex(ipv4) {
  * What Number Verification needs (docs/number-verification.md), written directly like the signed-in browser: the
  * operator's record that NV_LOCAL_ADDRESS (a /32, every port) is the subscriber's data connection (NetworkRange, what
  * the admin CLI's `network` commands write), the legal basis of the scope and purpose (ApiPurpose: legitimate
- * interest, so no consent screen), and the API scopes in the client's allowedScopes.
+ * interest) and the API scopes in the client's allowedScopes and in the subscriber's remembered consent (Grant).
  */
 function numberVerificationSetup({ file, subscriberMsisdn, clientId }) {
   const db = new Database(file);
@@ -117,8 +117,10 @@ function numberVerificationSetup({ file, subscriberMsisdn, clientId }) {
       VALUES (?, ?, ?, ?, 128, 0, 65535, ?, ?)`).run(randomUUID(), `${NV_LOCAL_ADDRESS}/32`, hex, hex, subscriberMsisdn, now);
     db.prepare(`INSERT INTO ApiPurpose (scope, purpose, legalBasis, createdAt, updatedAt) VALUES (?, ?, 'legitimate_interest', ?, ?)`)
       .run("number-verification:verify", NV_PURPOSE, now, now);
-    db.prepare("UPDATE Client SET allowedScopes = ? WHERE id = ?").run([...CLIENT_SCOPES, ...NV_SCOPE.split(" ").slice(1)].join(" "),
-      clientId);
+    const scopes = [...CLIENT_SCOPES, ...NV_SCOPE.split(" ").slice(1)].join(" ");
+    db.prepare("UPDATE Client SET allowedScopes = ? WHERE id = ?").run(scopes, clientId);
+    // The subscriber's remembered consent covers them too (the silent sign-in still asks consent where none is on record).
+    db.prepare(`UPDATE "Grant" SET scope = ? WHERE clientId = ?`).run(scopes, clientId);
   } finally {
     db.close();
   }
