@@ -21,7 +21,7 @@ export async function spendNetworkAuthenticatedToken(caller: ApiCaller): Promise
   const amr = (token.amr ?? "").split(/\s+/);
   if (!amr.includes("nba")) throw notAuthenticatedByMobileNetwork();
   if (!await spendAccessToken({ tokenHash: token.tokenHash })) {
-    throw camaraErrors.unauthenticated("The access token has already been used (Number Verification tokens are single use).");
+    throw camaraErrors.unauthenticated("The access token has already been used or has expired (Number Verification tokens are single use).");
   }
   return subscriber.msisdn;
 }
