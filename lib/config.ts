@@ -167,6 +167,18 @@ const schema = z.object({
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
     .default("false")
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+  // Network-based authentication (lib/network, docs/network-authentication.md): which resolver names the subscriber
+  // of a data session (table: the NetworkRange table the admin CLI fills; none: off); header enrichment (the
+  // header a trusted proxy adds with the subscriber's number, counted only from a socket peer inside
+  // NETWORK_ENRICHMENT_PROXIES); behind TRUSTED_PROXY, the header the proxy sets to the client's source port.
+  NETWORK_RESOLVER: z.enum(["table", "none"]).default("table"),
+  NETWORK_ENRICHMENT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name")
+    .refine((v) => !["host", "cookie", "authorization", "x-forwarded-for", "x-network-peer-port", "content-type",
+      "content-length", "dpop"].includes(v.toLowerCase()), "must be a header of its own (e.g. X-MSISDN)")
+    .optional().transform((v) => v?.toLowerCase()),
+  NETWORK_ENRICHMENT_PROXIES: cidrList,
+  NETWORK_PORT_HEADER: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name").optional()
+    .transform((v) => v?.toLowerCase()),
   // Out-of-band approval requests (the handset; lib/out-of-band/approval-limits.ts): per requesting IP
   // (any number), per requesting IP and number, per number (any requester), per client, all per
   // 15 minutes; and how many may be pending at once per subscriber and per client.

@@ -24,6 +24,8 @@ import { MAX_BODY_BYTES } from "../lib/http/params";
 import { MAX_URL_BYTES } from "../lib/http/security-headers";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
+import { BlockList, isIP } from "node:net";
+import { PEER_PORT_HEADER } from "../lib/network/peer-headers";
 
 (process.env as Record<string, string>).NODE_ENV = "production";
 // Started from the project directory (as `next start` is): next.config.js, .env files and the build live there.
@@ -57,11 +59,36 @@ async function main() {
   const LINGER_MS = 500;
 
   const trustedProxies = config().TRUSTED_PROXY;
+  // Network-based authentication (lib/network/identify-connection.ts): the client's source port, never from a
+  // client (the socket's, or behind TRUSTED_PROXY the header only the proxy sets), and the enrichment header
+  // only from NETWORK_ENRICHMENT_PROXIES peers: removed from every other request, on both paths.
+  const c = config();
+  const portHeader = trustedProxies > 0 ? c.NETWORK_PORT_HEADER : undefined;
+  const enrichmentHeader = c.NETWORK_ENRICHMENT_HEADER;
+  const enrichers = new BlockList();
+  for (const r of c.NETWORK_ENRICHMENT_PROXIES) enrichers.addSubnet(r.address, r.prefix, r.family);
+  const networkHeaders = (req: http.IncomingMessage) => {
+    let port: string | undefined;
+    if (trustedProxies === 0) port = req.socket.remotePort === undefined ? undefined : String(req.socket.remotePort);
+    else if (portHeader) port = lastValue(req.headers[portHeader]);
+    setHeader(req, PEER_PORT_HEADER, port);
+    if (enrichmentHeader && req.headers[enrichmentHeader] !== undefined && !fromEnricher(req.socket.remoteAddress)) {
+      setHeader(req, enrichmentHeader, undefined);
+    }
+  };
+  const fromEnricher = (peer: string | undefined) => {
+    if (!peer || c.NETWORK_ENRICHMENT_PROXIES.length === 0) return false;
+    const family = isIP(peer) === 4 ? "ipv4" : "ipv6";
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer);
+    return enrichers.check(peer, family) || (mapped !== null && enrichers.check(mapped[1]!, "ipv4"));
+  };
+
   const server = http.createServer((req, res) => {
     // With no trusted proxy in front, the peer address IS the client: a client-sent
     // X-Forwarded-For would otherwise choose its own per-IP rate-limit bucket (lib/http/client-ip.ts).
     // Behind TRUSTED_PROXY proxies the header is theirs and is kept.
     if (trustedProxies === 0) overwriteForwardedFor(req);
+    networkHeaders(req);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
@@ -160,4 +187,21 @@ function overwriteForwardedFor(req: http.IncomingMessage): void {
   if (!peer) { delete req.headers["x-forwarded-for"]; return; }
   raw.push("X-Forwarded-For", peer);
   req.headers["x-forwarded-for"] = peer;
+}
+
+/** Sets (or with `value` undefined removes) a request header in the parsed and raw header lists alike. */
+function setHeader(req: http.IncomingMessage, name: string, value: string | undefined): void {
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) {
+    if (raw[i]!.toLowerCase() === name) raw.splice(i, 2);
+  }
+  if (value === undefined) { delete req.headers[name]; return; }
+  raw.push(name, value);
+  req.headers[name] = value;
+}
+
+/** A header's value a proxy set: the last one when it was sent several times (the proxy's own is appended last). */
+function lastValue(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[value.length - 1] : value;
+  return v?.split(",").pop()?.trim() || undefined;
 }

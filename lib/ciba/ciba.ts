@@ -17,7 +17,7 @@ export const AUTH_REQ_ID_CLAIM = "urn:openid:params:jwt:claim:auth_req_id";
 export type BackchannelStatus = "pending" | "approved" | "denied" | "expired" | "redeemed";
 
 /** Where the subscriber answers: the enrolled handset, or the text-message link when none is enrolled. */
-export type BackchannelChannel = "handset" | "sms";
+export type BackchannelChannel = "handset" | "sms" | "network"; // network: approved at once by the network (nba)
 
 /** How much `interval` grows each time a client polls too fast (CIBA Core §11, as RFC 8628 §3.5). */
 export const SLOW_DOWN_STEP = 5;

@@ -15,6 +15,8 @@ import type { NamedSubscriber } from "./resolve-subscriber";
 import { backchannelSmsText } from "./sms-text";
 import { BackchannelSlowDown } from "./slow-down";
 import type { BackchannelParams } from "./validate-request";
+import { needsApiConsent } from "../../api-consent/needs-api-consent";
+import { recordAuditEvent } from "../../audit/record-audit-event";
 
 export interface CreatedBackchannelRequest {
   authReqId: string;
@@ -35,6 +37,10 @@ export interface CreatedBackchannelRequest {
  *   told, a poll client reads expired_token); it is never approvable nor left pending (sendBackchannelSms);
  * - a subscriber who is not active (suspended): stored exactly like a handset request but shown on no handset
  *   (DeviceRequest.subscriberId null), so it ends `expired`: neither the answer nor its statements say so.
+ * - an active subscriber the network named (`login_hint=ipport:…`, docs/network-authentication.md) at acr 2 whose
+ *   API scopes need no consent not on record (needsApiConsent): approved at once with amr `nba`
+ *   (settleBackchannelRequest, in the transaction that stores it, with its sign_in audit event): no handset, no
+ *   text message. Otherwise such a request goes on as any other (handset, text message).
  * The device look-up runs for every subscriber (an id that matches nothing when not active). The out-of-band limits
  * apply (per client and number, per number, per client; the pending ceilings): a refusal is 429 `slow_down`.
  * `auth_req_id` is minted here (mintToken) and only its SHA-256 is stored, as the BackchannelRequest's id.
@@ -46,6 +52,10 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
   ip: string; userAgent: string | null;
 }): Promise<CreatedBackchannelRequest> {
   const active = subscriber.status === "active";
+  if (subscriber.network && active && request.acr === "2"
+    && !await needsApiConsent({ subscriberId: subscriber.id, clientId: client.id, scopes: request.scopes })) {
+    return approveByNetwork({ client, subscriber, request, loginHint, ip });
+  }
   const device = await db.device.findFirst({ where: { subscriberId: active ? subscriber.id : "", revokedAt: null },
     select: { id: true } });
   const channel: BackchannelChannel = !active || device ? "handset" : "sms";
@@ -78,6 +88,36 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
       code: sms.code }) });
   }
   return { authReqId: authReq.value, expiresIn: request.expiresIn, channel, delivered: active };
+}
+
+/** A request the network authenticated: stored and approved (amr nba) in one transaction; the client is told. */
+async function approveByNetwork({ client, subscriber, request, loginHint, ip }: {
+  client: RegisteredClient; subscriber: NamedSubscriber; request: BackchannelParams; loginHint: string | null; ip: string;
+}): Promise<CreatedBackchannelRequest> {
+  const authReq = mintToken();
+  const requestId = authReq.hash;
+  const at = new Date();
+  const approved = await db.$transaction(async (tx) => {
+    await tx.backchannelRequest.create({
+      data: { id: requestId, clientId: client.id, subscriberId: subscriber.id, scope: request.scopes.join(" "),
+        acr: request.acr, bindingMessage: request.bindingMessage,
+        loginHint: loginHint === null ? null : hashedLoginHint(loginHint), deliveryMode: client.backchannelTokenDeliveryMode,
+        notificationToken: request.notificationToken === null ? null : sealBackchannelSecret(request.notificationToken),
+        authReqIdSealed: request.notificationToken === null ? null : sealBackchannelSecret(authReq.value),
+        channel: "network", interval: config().CIBA_POLL_INTERVAL,
+        expiresAt: new Date(at.getTime() + request.expiresIn * 1000) },
+      select: { id: true },
+    });
+    const settled = await settleBackchannelRequest(tx, { requestId,
+      settlement: { outcome: "approved", acr: "2", amr: ["nba"] }, at });
+    if (settled) {
+      await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: subscriber.id, clientId: client.id, ip,
+        detail: { acr: "2", method: "nba", flow: "ciba" } }, tx);
+    }
+    return settled;
+  });
+  if (approved) kickBackchannelDelivery();
+  return { authReqId: authReq.value, expiresIn: request.expiresIn, channel: "network", delivered: approved };
 }
 
 /**

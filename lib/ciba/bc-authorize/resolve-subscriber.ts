@@ -15,6 +15,8 @@ export interface NamedSubscriber {
   status: string;
   locale: string | null;
   userCodeHash: string | null;
+  /** An `ipport:` hint: the network named them (their data session is the one the client saw). */
+  network?: true;
 }
 
 const UNKNOWN = "the hint does not name a subscriber of this operator";
@@ -26,11 +28,13 @@ const UNKNOWN = "the hint does not name a subscriber of this operator";
  * to this client (an expired one is fine: it names a past sign-in). A suspended subscriber is returned like any
  * other: the caller must not reveal it. `login_hint`: every form /authorize accepts (MSISDN:, ENCR_MSISDN:, PCR:,
  * a bare E.164 number) and `tel:+<E.164>`; a recognised prefix with a malformed value is `invalid_request`.
- * `login_hint_token`: ours (lib/oauth/hints), `expired_login_hint_token` once its exp passed.
+ * `login_hint_token`: ours (lib/oauth/hints), `expired_login_hint_token` once its exp passed. `ipport:<ip>:<port>`
+ * (CAMARA) is resolved by the network (lib/network): unknown there, `unknown_user_id` as an unknown number.
  */
 export async function resolveBackchannelSubscriber({ hint, client }: { hint: BackchannelHint; client: RegisteredClient }):
   Promise<NamedSubscriber> {
   let where: { id: string } | { msisdn: string };
+  let network = false;
   if (hint.kind === "id_token_hint") {
     const sub = (await verifyIdTokenHint({ token: hint.value, clientId: client.id }))?.sub;
     const named = sub ? await findPairwiseSubscriber({ sub, sectorIdentifier: client.sectorIdentifier }) : null;
@@ -54,10 +58,12 @@ export async function resolveBackchannelSubscriber({ hint, client }: { hint: Bac
       if (err instanceof OAuthError) throw new UnknownUserId(UNKNOWN); // does not decrypt, another sector's PCR
       throw err;
     }
+    if (!named) throw new UnknownUserId(UNKNOWN); // an ipport the network does not know
+    network = named.network === true;
     where = named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn };
   }
   const subscriber = await db.subscriber.findUnique({ where,
     select: { id: true, msisdn: true, status: true, locale: true, userCodeHash: true } });
   if (!subscriber) throw new UnknownUserId(UNKNOWN);
-  return subscriber;
+  return network ? { ...subscriber, network: true } : subscriber;
 }

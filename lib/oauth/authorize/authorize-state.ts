@@ -45,6 +45,8 @@ export interface AuthorizeState {
   next?: NextStep;
   /** The session the code is issued for, once one answers the request. */
   session?: LiveSession;
+  /** Cookies a step set on the way (a new browser signed in by the network): added to the response (pipeline.ts). */
+  setCookies?: string[];
 }
 
 /**

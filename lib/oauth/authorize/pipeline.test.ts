@@ -6,7 +6,7 @@ import { stepsOf } from "./pipeline";
 describe("the authorization pipeline", () => {
   it("runs /authorize: request, client, parameters, hints, then prompt=mobile or the decision and the code", () => {
     expect(stepsOf("authorize")).toEqual(["readParameters", "readBrowser", "readRequestObject", "checkClient",
-      "enforceRequestRules", "authenticateClient", "validate", "resolveRequestHints", "startOutOfBand", "decide", "refusePromptNone", "showInteraction", "issue"]);
+      "enforceRequestRules", "authenticateClient", "validate", "resolveRequestHints", "startOutOfBand", "decide", "authenticateByNetwork", "refusePromptNone", "showInteraction", "issue"]);
   });
 
   it("runs /authorize/resume/{id}: the stored request, denied, expired, then the same decision as /authorize", () => {

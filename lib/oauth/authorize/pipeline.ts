@@ -1,6 +1,7 @@
 import type { AuthorizeState, AuthorizeStep, Entry } from "./authorize-state";
 import { runAuthorizeStep } from "./respond-with-error";
 import { authenticateClient } from "./steps/authenticate-client";
+import { authenticateByNetwork } from "./steps/authenticate-by-network";
 import { awaitHandset } from "./steps/await-handset";
 import { checkClient } from "./steps/check-client";
 import { decide } from "./steps/decide";
@@ -46,6 +47,7 @@ const STEPS: ReadonlyArray<readonly [AuthorizeStep, ...Entry[]]> = [
   [startOutOfBand, A], //          prompt=mobile: the handset request and the waiting page
   [awaitHandset, W], //            the handset's answer (or the waiting page again)
   [decide, A, R], //               session, prompt and consent: what is still missing
+  [authenticateByNetwork, A], //   no session: silent sign-in by the network (nba); Number Verification: always
   [refusePromptNone, A, R], //     prompt=none with something missing: the OIDC Core §3.1.2.6 error
   [showInteraction, A, R], //      something missing: the interaction screen (storing the request)
   [issue, A, R, W], //             the code, to the redirect URI
@@ -67,7 +69,10 @@ export function runPipeline(entry: Entry, req: Request, id?: string): Promise<Re
       // A synchronous step's result is used as it is (no turn of the microtask queue per step).
       const result = step(state);
       const answer = result instanceof Promise ? await result : result;
-      if (answer) return answer;
+      if (answer) {
+        for (const cookie of state.setCookies ?? []) answer.headers.append("Set-Cookie", cookie);
+        return answer;
+      }
     }
     throw new Error(`authorization pipeline: no step answered ${entry}`);
   });

@@ -35,7 +35,7 @@ export async function resolveHints({ hints, client, promptNone }: {
     const inner = await decryptLoginHintToken({ token: hints.loginHintToken });
     const parsed = inner === null ? null : parseLoginHint(inner);
     if (!parsed) throw new InvalidRequest(BAD_HINT);
-    named = await resolveLoginHint({ hint: parsed, client });
+    named = (await resolveLoginHint({ hint: parsed, client })) ?? undefined;
     // hashed_login_hint is of what the client sent: the hash of the decrypted MSISDN would let a
     // client that only ever held the token recover the number by brute force (an unsalted hash of
     // ~10^10 candidates).
@@ -44,7 +44,7 @@ export async function resolveHints({ hints, client, promptNone }: {
     const parsed = parseLoginHint(hints.loginHint);
     if (parsed) {
       loginHint = hints.loginHint;
-      named = await resolveLoginHint({ hint: parsed, client });
+      named = (await resolveLoginHint({ hint: parsed, client })) ?? undefined; // an ipport the network does not know
     }
   }
   if (hints.idTokenHint !== undefined) {

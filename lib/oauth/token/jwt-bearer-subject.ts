@@ -7,8 +7,9 @@ import { resolveLoginHint } from "../hints/resolve-login-hint";
 
 /**
  * The subscriber `sub` names: `tel:+<E.164>` (RFC 3966, visual separators allowed) or a login_hint form
- * (lib/oauth/hints: MSISDN, ENCR_MSISDN, PCR of this client's sector), with the RFC 8176 `amr` of how the
- * subscriber was identified for the token (null: not authenticated, only named). Null for anything unusable.
+ * (lib/oauth/hints: MSISDN, ENCR_MSISDN, PCR of this client's sector, or CAMARA's `ipport:<ip>:<port>` resolved by
+ * the network, lib/network), with the `amr` of how the subscriber was identified for the token (null: not
+ * authenticated, only named; `nba`: the network named the data session's subscriber). Null for anything unusable.
  */
 export async function assertedSubscriber(sub: string, client: RegisteredClient): Promise<{
   subscriber: NonNullable<Awaited<ReturnType<typeof findSignInRecipient>>>; amr: string | null;
@@ -19,8 +20,9 @@ export async function assertedSubscriber(sub: string, client: RegisteredClient):
     hint = parseSubscriberHint(sub);
     if (!hint || (hint.kind === "MSISDN" && !/^[1-9]\d{6,14}$/.test(hint.msisdn))) return null;
     const named = await resolveLoginHint({ hint, client });
+    if (!named) return null; // an ipport the network does not know
     const subscriber = await findSignInRecipient(named.subscriberId ? { id: named.subscriberId } : { msisdn: named.msisdn });
-    return subscriber ? { subscriber, amr: null } : null;
+    return subscriber ? { subscriber, amr: named.network ? "nba" : null } : null;
   } catch (err) {
     if (err instanceof OAuthError) return null; // a malformed hint: the same answer as an unknown subscriber
     throw err;

@@ -1,0 +1,69 @@
+import { findGrantedScopes } from "../../../grants/find-granted-scopes";
+import { clientIp } from "../../../http/client-ip";
+import { isNumberVerificationGrant } from "../../../network-apis/camara-scopes";
+import { identifyConnection } from "../../../network/identify-connection";
+import { findActiveSubscriber, signInByNetwork } from "../../../network/sign-in-by-network";
+import { browserIdHash, newBrowserCookie } from "../../../sessions/browser-cookie";
+import type { LiveSession } from "../../../sessions/live-session";
+import { LoginRequired } from "../../errors";
+import { need, type AuthorizeState, type AuthorizeStep } from "../authorize-state";
+import { consentAlwaysAsked, needsConsent } from "../needs-consent";
+
+const NOT_BY_NETWORK = "The subscriber could not be authenticated by the mobile network on this request";
+
+/**
+ * Silent sign-in by the network (docs/network-authentication.md): when `decide` found no session that answers and
+ * the request came over a data session the network identifies (lib/network/identify-connection.ts: the enrichment
+ * header of a trusted proxy, or the resolver with the peer address and port), the hint (if any) names that same
+ * subscriber, who is active, level 2 is enough (level 3 always needs the PIN) and prompt is neither `login` nor
+ * `select_account`: an operator session (amr `nba`, acr 2) is opened for this browser (a new browser gets its
+ * cookie with the response) and the decision is taken again for that session (consent still asked where needed).
+ *
+ * A Number Verification request (isNumberVerificationGrant) must be authenticated by the network on THIS request,
+ * whatever sessions the browser holds (the check is about the connection now): it always runs here, and when the
+ * network does not name the subscriber it is `login_required` (the client's redirect), never a sign-in screen.
+ *
+ * Cost: nothing when a session answers (the hot path); otherwise one resolver look-up, and when it names someone
+ * the subscriber read, the session and audit transaction and the grant read.
+ */
+export const authenticateByNetwork: AuthorizeStep = async (state) => {
+  const params = need(state.params, "params");
+  const next = need(state.next, "next");
+  const numberVerification = isNumberVerificationGrant(params.scopes);
+  if (!numberVerification
+    && (next.step !== "login" || params.prompt.includes("login") || params.prompt.includes("select_account"))) return;
+  const session = await silentSession(state);
+  if (!session) {
+    if (numberVerification) throw new LoginRequired(NOT_BY_NETWORK);
+    return;
+  }
+  const grantedScopes = consentAlwaysAsked(params)
+    ? null
+    : await findGrantedScopes({ subscriberId: session.subscriberId, clientId: params.clientId });
+  state.next = needsConsent({ params, grantedScopes, sessionId: session.id })
+    ? { step: "consent", session, grantedScopes }
+    : { step: "issue", session };
+  state.session = state.next.step === "issue" ? session : undefined;
+};
+
+async function silentSession(state: AuthorizeState): Promise<LiveSession | null> {
+  const params = need(state.params, "params");
+  if (params.acr !== "2") return null;
+  // A hint that named nobody (an ipport the network does not know) names no one the network could confirm.
+  if (params.loginHint !== undefined && !params.hintedMsisdn && !params.hintedSubscriberId) return null;
+  const identity = await identifyConnection(state.req.headers);
+  if (!identity || (params.hintedMsisdn && params.hintedMsisdn !== identity.msisdn)) return null;
+  const subscriber = await findActiveSubscriber(identity.msisdn);
+  if (!subscriber || (params.hintedSubscriberId && params.hintedSubscriberId !== subscriber.id)) return null;
+  let browserId = need(state.browserId, "browserId");
+  if (!browserId) {
+    const cookie = newBrowserCookie();
+    browserId = cookie.browserId;
+    state.browserId = browserId;
+    state.browserIdHash = browserIdHash(browserId);
+    (state.setCookies ??= []).push(cookie.setCookie);
+  }
+  const ip = clientIp(state.req.headers);
+  return signInByNetwork({ browserId, subscriberId: subscriber.id, clientId: params.clientId,
+    ip: ip === "unknown" ? null : ip, via: identity.via });
+}
