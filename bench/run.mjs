@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { basicAuth } from "./lib/http-client.mjs";
+import { basicAuth, createHttpClient } from "./lib/http-client.mjs";
 import { measureDisplays } from "./lib/display-sizes.mjs";
 import { runPoint } from "./lib/load.mjs";
 import { startNull } from "./lib/null-target.mjs";
@@ -59,16 +59,19 @@ function measureBound(ms = opts.boundMs) {
  * a repeat (ours ÷ theirs, ours ÷ that repeat's bound) and their median published; a whole-run
  * median of each side would compare figures measured minutes apart. Fills results.scenarios.
  */
-async function measureTargets(targets, { repeats, pointBoundMs, interleaveBound }) {
-  for (const target of targets) {
+async function measureTargets(allTargets, { repeats, pointBoundMs, interleaveBound }) {
+  for (const target of allTargets) {
     target.client.basic = basicAuth(target.client.id, target.client.secret);
     target.refreshClient.basic = basicAuth(target.refreshClient.id, target.refreshClient.secret);
   }
-  const shared = Object.fromEntries(targets.map((t) => [t.name, Object.fromEntries(opts.scenarios.map((s) => [s, {}]))]));
+  const shared = Object.fromEntries(allTargets.map((t) => [t.name, Object.fromEntries(opts.scenarios.map((s) => [s, {}]))]));
   for (const name of opts.scenarios) {
     const scenario = SCENARIOS[name];
+    const targets = await scenarioTargets(allTargets, name, scenario);
+    if (!targets.length) continue;
     const sc = (results.scenarios[name] ??= { title: scenario.title, unit: scenario.unit, steps: scenario.steps,
-      signaturesPerIteration: scenario.signatures, points: opts.concurrency.map((concurrency) => ({ concurrency })) });
+      iterationLabel: scenario.iterationLabel, signaturesPerIteration: scenario.signatures,
+      points: opts.concurrency.map((concurrency) => ({ concurrency })) });
     for (const point of sc.points) {
       const c = point.concurrency;
       for (const target of targets) {
@@ -103,6 +106,32 @@ async function measureTargets(targets, { repeats, pointBoundMs, interleaveBound 
     }
   }
   return shared;
+}
+
+/**
+ * The targets a scenario runs against: `oursOnly` scenarios (Number Verification: node-oidc-provider has no such
+ * API) only ours; a scenario with a `probe` only where one untimed iteration succeeds; a target left out for a
+ * failed probe is named in the report's notes (not measured, not an error).
+ */
+async function scenarioTargets(allTargets, name, scenario) {
+  const out = [];
+  for (const target of allTargets) {
+    if (scenario.oursOnly && target.name !== "ours") continue;
+    if (scenario.probe) {
+      const http = createHttpClient(target.origin, { sockets: 1, localAddress: scenario.localAddress?.(target) });
+      try {
+        await scenario.probe(http, target);
+      } catch (err) {
+        notes.push(`${scenario.title}: not measured on ${target.label}: ${err.message}`);
+        log(`${name}: not measured on ${target.name}: ${err.message}`);
+        continue;
+      } finally {
+        http.close();
+      }
+    }
+    out.push(target);
+  }
+  return out;
 }
 
 /** Stops a target and records its peak memory. */

@@ -3,14 +3,17 @@
 // the client's own CPU cost is part of what every figure measures (run.mjs reports it per point).
 import http from "node:http";
 
-/** A keep-alive HTTP client bound to one origin (`http://host:port`). */
-export function createHttpClient(origin, { sockets }) {
+/**
+ * A keep-alive HTTP client bound to one origin (`http://host:port`); `localAddress` is the address its sockets
+ * connect from (Number Verification: a loopback address the server maps to a subscriber's data connection).
+ */
+export function createHttpClient(origin, { sockets, localAddress }) {
   const { hostname, port } = new URL(origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: "fifo" });
   function request(method, path, { headers = {}, body } = {}) {
     return new Promise((resolve, reject) => {
       const h = body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) };
-      const req = http.request({ agent, host: hostname, port, method, path, headers: h }, (res) => {
+      const req = http.request({ agent, host: hostname, port, method, path, headers: h, ...(localAddress ? { localAddress } : {}) }, (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () => {

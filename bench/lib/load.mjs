@@ -9,7 +9,7 @@ const MAX_ERROR_SAMPLES = 5;
 
 /** Runs one point and returns its throughput, latencies, errors and resource use. */
 export async function runPoint({ target, scenario, shared, concurrency, durationMs }) {
-  const http = createHttpClient(target.origin, { sockets: concurrency });
+  const http = createHttpClient(target.origin, { sockets: concurrency, localAddress: scenario.localAddress?.(target) });
   const workers = newWorkers(concurrency);
   const errorSamples = [];
   let errors = 0;

@@ -1,7 +1,7 @@
 // Command-line options of `npm run bench` (see bench/README.md).
 import { parseArgs } from "node:util";
 
-export const ALL_SCENARIOS = ["flow", "flowDpop", "flowKey", "flowKeyDpop", "refresh", "premiuminfo", "metadata", "jwks"];
+export const ALL_SCENARIOS = ["flow", "flowDpop", "flowKey", "flowKeyDpop", "refresh", "premiuminfo", "metadata", "jwks", "numberVerification"];
 const USAGE = `npm run bench -- [options]
   --duration <s>        seconds per measured point (default 15)
   --warmup <s>          warm-up seconds before each scenario × concurrency (default 3)

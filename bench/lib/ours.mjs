@@ -15,6 +15,13 @@ export const REDIRECT_URI = "https://rp.bench.test/cb";
 export const MSISDN = "447700900777";
 const PIN = "2580";
 const CLIENT_SCOPES = ["openid", "mc_identity_phonenumber", "mc_identity_signup", "offline_access"];
+/**
+ * Number Verification (issue 21, scenario `numberVerification`): the bench client's loopback address, mapped to the
+ * subscriber's number in NetworkRange (any port: the client's are ephemeral), and the scopes its client asks.
+ */
+export const NV_LOCAL_ADDRESS = "127.0.0.77";
+export const NV_PURPOSE = "dpv:FraudPreventionAndDetection";
+export const NV_SCOPE = `openid number-verification:verify ${NV_PURPOSE}`;
 
 /** `next build` into distDir (production mode, telemetry off). Throws on failure. */
 export function buildOurs({ distDir, log }) {
@@ -90,6 +97,35 @@ function signedInBrowser({ file, subscriberMsisdn, clientIds, scope }) {
   return browserId;
 }
 
+/** An IPv4 address as the 32 hex digits of its IPv6 (IPv4-mapped, ::ffff:a.b.c.d) form, as NetworkRange stores it. */
+function mappedHex(ipv4) {
+  return `00000000000000000000ffff${ipv4.split(".").map((o) => Number(o).toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * What Number Verification needs (docs/number-verification.md), written directly like the signed-in browser: the
+ * operator's record that NV_LOCAL_ADDRESS (a /32, every port) is the subscriber's data connection (NetworkRange, what
+ * the admin CLI's `network` commands write), the legal basis of the scope and purpose (ApiPurpose: legitimate
+ * interest) and the API scopes in the client's allowedScopes and in the subscriber's remembered consent (Grant).
+ */
+function numberVerificationSetup({ file, subscriberMsisdn, clientId }) {
+  const db = new Database(file);
+  try {
+    const now = sqliteTime(Date.now());
+    const hex = mappedHex(NV_LOCAL_ADDRESS);
+    db.prepare(`INSERT INTO NetworkRange (id, cidr, firstAddress, lastAddress, prefixLength, portFrom, portTo, msisdn, createdAt)
+      VALUES (?, ?, ?, ?, 128, 0, 65535, ?, ?)`).run(randomUUID(), `${NV_LOCAL_ADDRESS}/32`, hex, hex, subscriberMsisdn, now);
+    db.prepare(`INSERT INTO ApiPurpose (scope, purpose, legalBasis, createdAt, updatedAt) VALUES (?, ?, 'legitimate_interest', ?, ?)`)
+      .run("number-verification:verify", NV_PURPOSE, now, now);
+    const scopes = [...CLIENT_SCOPES, ...NV_SCOPE.split(" ").slice(1)].join(" ");
+    db.prepare("UPDATE Client SET allowedScopes = ? WHERE id = ?").run(scopes, clientId);
+    // The subscriber's remembered consent covers them too (the silent sign-in still asks consent where none is on record).
+    db.prepare(`UPDATE "Grant" SET scope = ? WHERE clientId = ?`).run(scopes, clientId);
+  } finally {
+    db.close();
+  }
+}
+
 /** Starts our server and prepares the benchmark's client, subscriber and signed-in browser. */
 export async function startOurs({ distDir, serverCore, log, cpuProfDir = null }) {
   const port = await freePort();
@@ -115,6 +151,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
   admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
   const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientIds: [created.client_id, keyed.client_id],
     scope: CLIENT_SCOPES.join(" ") });
+  numberVerificationSetup({ file, subscriberMsisdn: MSISDN, clientId: created.client_id });
 
   log(`starting our service on ${origin} (production server ${path.relative(root, serverBundle)}, ${distDir})…`);
   // The production server's flags (scripts/server-node-flags.mjs), then BENCH_NODE_FLAGS (space-separated,
@@ -130,6 +167,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
     paths: { authorize: "/authorize", token: "/token", resource: "/premiuminfo",
       metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
     client, refreshClient: client, keyClient: { id: keyed.client_id }, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
+    msisdn: MSISDN, nv: { localAddress: NV_LOCAL_ADDRESS, scope: NV_SCOPE, verify: "/number-verification/v2/verify" },
     flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
     async stop() {
       await stopChild(child);

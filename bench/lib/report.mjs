@@ -44,12 +44,13 @@ export function renderMarkdown(r) {
         + `${fmtPct(p.fractionOfBound.ours)}${range(p.fractionOfBoundRange?.ours, pct)} | ${fmtPct(p.fractionOfBound.theirs)}${range(p.fractionOfBoundRange?.theirs, pct)} | ${fmtRate(p.null?.summary.rate)} | `
         + `${p.ours?.summary.errors ?? "–"}/${p.theirs?.summary.errors ?? "–"} |`);
     }
-    L.push("", `Latency in ms, median (min–max) over repeats; "${name.startsWith("flow") ? "flow" : "request"}" is the whole iteration.`, "");
+    const whole = sc.iterationLabel ?? (name.startsWith("flow") ? "flow" : "request");
+    L.push("", `Latency in ms, median (min–max) over repeats; "${whole}" is the whole iteration.`, "");
     L.push("| concurrency | step | ours p50 | ours p99 | theirs p50 | theirs p99 |", "|---:|---|---:|---:|---:|---:|");
     for (const p of sc.points) {
       const steps = sc.steps.length > 1 ? ["total", ...sc.steps] : ["total"];
       for (const s of steps) {
-        const label = s === "total" ? (name.startsWith("flow") ? "flow" : sc.steps[0]) : s;
+        const label = s === "total" ? (sc.iterationLabel ?? (name.startsWith("flow") ? "flow" : sc.steps[0])) : s;
         L.push(`| ${p.concurrency} | ${label} | ${fmtMs(p.ours?.summary.latency[s]?.p50)} | ${fmtMs(p.ours?.summary.latency[s]?.p99)} | `
           + `${fmtMs(p.theirs?.summary.latency[s]?.p50)} | ${fmtMs(p.theirs?.summary.latency[s]?.p99)} |`);
       }

@@ -153,6 +153,33 @@ function fullFlow({ title, client, tag, dpop = false }) {
   };
 }
 
+/**
+ * Number Verification (issue 21, docs/number-verification.md), ours only: silent sign-in from the subscriber's data
+ * connection (the client's sockets connect from `t.nv.localAddress`, which the server's NetworkRange maps to the
+ * subscriber: no cookie, no screen, prompt=none implied) → a code; POST /token → a single-use Number Verification
+ * token (≤ 300 s, no refresh, an id_token signed); POST /number-verification/v2/verify with the subscriber's number
+ * → `{"devicePhoneNumberVerified": true}`. The token is spent by the call, so every iteration signs in again.
+ */
+async function silentAuthorize(http, t, state) {
+  const q = `response_type=code&client_id=${encodeURIComponent(t.client.id)}&redirect_uri=${encodeURIComponent(t.redirectUri)}`
+    + `&scope=${encodeURIComponent(t.nv.scope)}&state=${state}&nonce=${state}`;
+  const res = await http.request("GET", `${t.paths.authorize}?${q}`);
+  const location = res.headers.location ?? "";
+  const code = /[?&]code=([^&]+)/.exec(location)?.[1];
+  if ((res.status !== 302 && res.status !== 303) || !code || !location.startsWith(t.redirectUri)) {
+    throw new Error(`silent authorize: ${res.status} ${location.slice(0, 200) || res.text().slice(0, 200)}`);
+  }
+  return decodeURIComponent(code);
+}
+
+async function verifyNumber(http, t, accessToken) {
+  const res = await http.request("POST", t.nv.verify, { body: JSON.stringify({ phoneNumber: `+${t.msisdn}` }),
+    headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" } });
+  if (res.status !== 200 || !/"devicePhoneNumberVerified":true/.test(res.text())) {
+    throw new Error(`verify: ${res.status} ${res.text().slice(0, 200)}`);
+  }
+}
+
 let runId = 0;
 
 /**
@@ -173,6 +200,30 @@ export const SCENARIOS = {
     title: "Full flow, private_key_jwt client with DPoP (token with an assertion and a proof → premium info with a proof)",
     client: (t) => t.keyClient, tag: "fkd", dpop: true,
   }),
+  numberVerification: {
+    title: "Number Verification (silent sign-in from the mapped address → token → verify), ours only",
+    unit: "verifications/s", signatures: 1, steps: ["authorize", "token", "verify"], iterationLabel: "verification",
+    oursOnly: true,
+    localAddress: (t) => t.nv?.localAddress,
+    /** Whether the target can answer it (network-based authentication present): one untimed iteration. */
+    async probe(http, t) {
+      if (!t.nv) throw new Error("the target has no Number Verification set-up");
+      const tokens = await redeem(http, t, t.client, await silentAuthorize(http, t, "nvprobe"));
+      await verifyNumber(http, t, tokens.access_token);
+    },
+    async iterate(http, t, w, times) {
+      const n = `${w.tag}-${w.n++}`;
+      let t0 = performance.now();
+      const code = await silentAuthorize(http, t, `v${n}`);
+      let t1 = performance.now();
+      times.push(t1 - t0);
+      const tokens = await redeem(http, t, t.client, code);
+      t0 = performance.now();
+      times.push(t0 - t1);
+      await verifyNumber(http, t, tokens.access_token);
+      times.push(performance.now() - t0);
+    },
+  },
   refresh: {
     title: "Refresh-token grant (rotating, one chain per worker)", unit: "grants/s", signatures: 1, steps: ["refresh"],
     async setup(http, t, w, shared) {

@@ -284,3 +284,29 @@ describe("hot-path store: DPoP (issue 19)", () => {
     expect((await store.findAccessToken(tokenHash))?.dpopJkt).toBe("jkt-1");
   });
 });
+
+describe("hot-path store: single-use access tokens (issue 21, Number Verification)", () => {
+  it("spends a token Prisma wrote once among parallel calls; never an expired or revoked one", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    const store = getHotStore();
+    const token = async (expiresInMs: number, revokedAt: Date | null = null) => {
+      const tokenHash = sha256(randomToken(32));
+      await db.accessToken.create({ data: { tokenHash, clientId: client.id, subscriberId: subscriber.id, scope: "openid",
+        expiresAt: new Date(Date.now() + expiresInMs), revokedAt } });
+      return tokenHash;
+    };
+    const live = await token(60_000);
+    const at = new Date();
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.spendAccessToken({ tokenHash: live, at })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(ms((await db.accessToken.findUniqueOrThrow({ where: { tokenHash: live } })).revokedAt)).toBe(at.getTime());
+    expect(await store.spendAccessToken({ tokenHash: live, at: new Date() })).toBe(false);
+    expect(await store.spendAccessToken({ tokenHash: await token(-1_000), at: new Date() })).toBe(false);
+    const revokedAt = new Date(Date.now() - 5_000);
+    const revoked = await token(60_000, revokedAt);
+    expect(await store.spendAccessToken({ tokenHash: revoked, at: new Date() })).toBe(false);
+    expect(ms((await db.accessToken.findUniqueOrThrow({ where: { tokenHash: revoked } })).revokedAt)).toBe(revokedAt.getTime());
+    expect(await store.spendAccessToken({ tokenHash: "unknown", at: new Date() })).toBe(false);
+  });
+});

@@ -51,6 +51,12 @@ export interface HotStore {
    * inserted it (the first presentation of that key, across instances). SQLite: part of the group commit.
    */
   reserveJwtId(args: { key: string; expiresAt: Date }): Promise<boolean>;
+  /**
+   * Spends a single-use access token (Number Verification, lib/tokens/spend-access-token.ts): one conditional
+   * UPDATE sets revokedAt while it is unrevoked and unexpired at `at`; true for the one call that changed the row.
+   * SQLite: part of the group commit.
+   */
+  spendAccessToken(args: { tokenHash: string; at: Date }): Promise<boolean>;
   findSubscriber(id: string): Promise<Subscriber | null>;
   findSubscriberStatus(id: string): Promise<string | null>;
   close(): Promise<void>;

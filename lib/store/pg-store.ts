@@ -175,6 +175,10 @@ export class PgStore implements HotStore {
     return (await this.count(this.pool, SQL.reserveJwtId, [key, pgValue(expiresAt)])) === 1;
   }
 
+  async spendAccessToken({ tokenHash, at }: { tokenHash: string; at: Date }): Promise<boolean> {
+    return (await this.count(this.pool, SQL.spendAccessToken, [pgValue(at), tokenHash, pgValue(at)])) === 1;
+  }
+
   async findSubscriber(id: string) {
     return toModel<Subscriber>("Subscriber", (await this.rows(this.pool, SQL.findSubscriber, [id]))[0], asDate);
   }

@@ -59,6 +59,9 @@ export const SQL = {
   subscriberStatus: `SELECT "status" FROM "Subscriber" WHERE "id" = ?`,
   // The replay cache (lib/security/replay-cache.ts): one INSERT, the primary key decides (1 row: first use).
   reserveJwtId: `INSERT INTO "UsedJwtId" ("key", "expiresAt") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING`,
+  // A single-use access token (Number Verification): the one UPDATE that changes the row wins.
+  spendAccessToken: `UPDATE "AccessToken" SET "revokedAt" = ? WHERE "tokenHash" = ? AND "revokedAt" IS NULL
+    AND "expiresAt" > ?`,
   // The pairwise subject is recorded once (an existing row keeps its values: sub is derived from them).
   upsertPairwiseSubject: `INSERT INTO "PairwiseSubject" ("sub", "subscriberId", "sectorIdentifier", "createdAt")
     VALUES (?, ?, ?, ?) ON CONFLICT ("sub") DO UPDATE SET "sectorIdentifier" = excluded."sectorIdentifier"`,

@@ -306,6 +306,10 @@ export class SqliteStore implements HotStore {
     return this.write(() => this.run(SQL.reserveJwtId, [key, sqliteValue(expiresAt)]) === 1);
   }
 
+  spendAccessToken({ tokenHash, at }: { tokenHash: string; at: Date }): Promise<boolean> {
+    return this.write(() => this.run(SQL.spendAccessToken, [sqliteValue(at), tokenHash, sqliteValue(at)]) === 1);
+  }
+
   findSubscriber(id: string) {
     return this.retry(() => toModel<Subscriber>("Subscriber", this.get(SQL.findSubscriber, [id]), sqliteDate));
   }

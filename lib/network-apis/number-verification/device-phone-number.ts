@@ -1,11 +1,13 @@
 import { PATHS } from "../../http/endpoints";
-import { CamaraError } from "../camara-error";
 import { networkApiOperation } from "../camara-api";
+import { spendNetworkAuthenticatedToken } from "./network-authenticated";
 
-/** GET /number-verification/v2/device-phone-number: PLACEHOLDER of the foundation commit; its stream replaces it (docs/network-apis.md). */
+/**
+ * GET /number-verification/v2/device-phone-number (CAMARA Number Verification 2.1.0, docs/number-verification.md):
+ * the number of the subscriber the network authenticated for the token, in E.164 with `+`. The token is spent.
+ */
 export const handleDevicePhoneNumber = networkApiOperation({
-  name: "number-verification.device-phone-number", path: PATHS.numberVerificationDevicePhoneNumber, scope: "number-verification:device-phone-number:read", twoLegged: false,
-  handle: async () => {
-    throw new CamaraError(501, "NOT_IMPLEMENTED", "This functionality is not implemented yet.");
-  },
+  name: "number-verification.device-phone-number", path: PATHS.numberVerificationDevicePhoneNumber,
+  scope: "number-verification:device-phone-number:read", twoLegged: false,
+  handle: async ({ caller }) => ({ devicePhoneNumber: `+${await spendNetworkAuthenticatedToken(caller)}` }),
 });
