@@ -42,6 +42,8 @@ export interface RegisteredClient {
   /** Set: the client's backchannel authentication requests must be signed request objects with this algorithm. */
   backchannelAuthRequestSigningAlg: string | null;
   backchannelUserCodeParameter: boolean;
+  /** The operator lets it name a data session (`ipport:`) in CIBA and JWT-bearer (docs/network-authentication.md). */
+  networkHintsAllowed: boolean;
 }
 
 const words = (value: string) => value.split(" ").filter(Boolean);
@@ -79,6 +81,7 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     backchannelClientNotificationEndpoint: row.backchannelClientNotificationEndpoint,
     backchannelAuthRequestSigningAlg: row.backchannelAuthRequestSigningAlg,
     backchannelUserCodeParameter: row.backchannelUserCodeParameter,
+    networkHintsAllowed: row.networkHintsAllowed,
   };
 }
 

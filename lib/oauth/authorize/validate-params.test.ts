@@ -13,7 +13,7 @@ const client: RegisteredClient = {
   requirePushedAuthorizationRequests: false, dpopBoundAccessTokens: false, grantTypes: ["authorization_code", "refresh_token"],
   clientCredentialsScopes: [], consentFreeScopes: [], registeredBy: "admin",
   backchannelTokenDeliveryMode: "poll", backchannelClientNotificationEndpoint: null, backchannelAuthRequestSigningAlg: null,
-  backchannelUserCodeParameter: false,
+  backchannelUserCodeParameter: false, networkHintsAllowed: false,
 };
 const publicClient: RegisteredClient = { ...client, id: "public-1", secretHash: null, isPublic: true };
 const NOW = 1_800_000_000_000;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Client" ADD COLUMN "networkHintsAllowed" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Client" ADD COLUMN     "networkHintsAllowed" BOOLEAN NOT NULL DEFAULT false;
+
