@@ -197,6 +197,8 @@ const schema = z.object({
   APPROVAL_LIMIT_PER_NUMBER_DYNAMIC: z.coerce.number().int().positive().max(1_000_000).default(3),
   APPROVAL_PENDING_DYNAMIC_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000).default(2),
   USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER: z.coerce.number().int().positive().max(1_000_000).default(20),
+  // KYC Match (docs/kyc-match.md "Limits"): calls per (client, phone number) per 24 hours, whatever the outcome.
+  KYC_MATCH_LIMIT_PER_CLIENT_AND_NUMBER: z.coerce.number().int().positive().max(1_000_000).default(10),
   // CIBA: /bc-authorize calls per client per 15 minutes, counted before the hint is resolved, whatever the outcome.
   BACKCHANNEL_LIMIT_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(1000),
   // OpenID Connect CIBA (docs/ciba.md): an auth_req_id's lifetime without `requested_expiry`, the most a client may

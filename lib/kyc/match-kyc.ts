@@ -11,16 +11,31 @@ interface Outcome {
 
 const NOT_AVAILABLE: Outcome = { match: "not_available" };
 
+/** Below this similarity no score is returned (docs/kyc-match.md "Score"). */
+export const SCORE_THRESHOLD = 80;
+/** A returned score is the similarity rounded down to a multiple of this. */
+export const SCORE_BUCKET = 10;
+
+/**
+ * The score a response may carry for a similarity (0–99): none below SCORE_THRESHOLD, else rounded down to a
+ * multiple of SCORE_BUCKET (80 or 90). An exact score beside every `false` is an oracle: a caller could change one
+ * character at a time and keep what raises it, recovering the record's value (docs/kyc-match.md "Score").
+ */
+export function coarseScore(similarity: number): number | undefined {
+  if (similarity < SCORE_THRESHOLD) return undefined;
+  return Math.floor(similarity / SCORE_BUCKET) * SCORE_BUCKET;
+}
+
 /**
  * Compares text after normaliseText against one or more accepted forms of the record's value: `true` when equal to
- * any, else `false` with the best similarity. No form (the record holds nothing): not_available.
+ * any, else `false` with the best similarity, coarsened (coarseScore). No form (the record holds nothing): n/a.
  */
 function compareText(claimed: string, forms: (string | null)[]): Outcome {
   const candidates = forms.filter((f): f is string => f !== null).map(normaliseText).filter(Boolean);
   if (candidates.length === 0) return NOT_AVAILABLE;
   const value = normaliseText(claimed);
   if (candidates.includes(value)) return { match: "true" };
-  return { match: "false", score: Math.max(...candidates.map((c) => similarity(value, c))) };
+  return { match: "false", score: coarseScore(Math.max(...candidates.map((c) => similarity(value, c)))) };
 }
 
 function compareExact(claimed: string, held: string | null, normalise: (s: string) => string): Outcome {
@@ -48,10 +63,10 @@ function addressForms(record: KycRecord): (string | null)[] {
   return [s, joined(s, l), joined(s, p, l), joined(s, l, p)];
 }
 
+/** E-mail: equal or not, never a score (docs/kyc-match.md "Score": an address is an identifier, not a name). */
 function compareEmail(claimed: string, held: string | null): Outcome {
   if (held === null) return NOT_AVAILABLE;
-  const [a, b] = [normaliseEmail(claimed), normaliseEmail(held)];
-  return a === b ? { match: "true" } : { match: "false", score: similarity(a, b) };
+  return { match: normaliseEmail(claimed) === normaliseEmail(held) ? "true" : "false" };
 }
 
 const FULL_DATE = /^\d{4}-\d{2}-\d{2}$/;

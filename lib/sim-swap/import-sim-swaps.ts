@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { stat } from "node:fs/promises";
+import { AdminError } from "../admin/admin-error";
 import { uuidV7 } from "../crypto";
 import { db } from "../db";
 import { isUniqueViolation } from "../store/is-unique-violation";
@@ -33,6 +34,16 @@ const MAX_LISTED_ERRORS = 100;
 const CHUNK = 500;
 /** A longer line is refused unparsed. */
 const MAX_LINE = 1000;
+/**
+ * A raw line (before trimming) longer than this is never held: the reader skips to its end and reports it as too
+ * long, so one huge line cannot exhaust memory (the review of issue 21, n1).
+ */
+const MAX_RAW_LINE = 4 * MAX_LINE;
+/** A larger file is refused before anything is read (docs/sim-swap.md "Import format"). */
+export const MAX_IMPORT_FILE_BYTES = 512 * 1024 * 1024;
+
+/** Stands for a line longer than MAX_RAW_LINE, which fileLines never holds. */
+const TOO_LONG = Symbol("line too long");
 
 export interface ParsedLine {
   msisdn: string;
@@ -46,7 +57,8 @@ export interface ParsedLine {
  * the CSV header), the event, or an error text. An event without a reference gets derivedReference (number and
  * instant), so importing a file twice records each event once.
  */
-export function parseImportLine(raw: string, now = new Date()): ParsedLine | string | null {
+export function parseImportLine(raw: string | typeof TOO_LONG, now = new Date()): ParsedLine | string | null {
+  if (raw === TOO_LONG) return `line longer than ${MAX_LINE} characters`;
   const text = raw.trim();
   if (text === "" || text.startsWith("#")) return null;
   if (text.length > MAX_LINE) return `line longer than ${MAX_LINE} characters`;
@@ -72,20 +84,60 @@ export function parseImportLine(raw: string, now = new Date()): ParsedLine | str
   return { msisdn, swappedAt, reference: reference ?? derivedReference(msisdn, swappedAt) };
 }
 
-async function* fileLines(path: string): AsyncGenerator<[number, string]> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+/**
+ * The file's lines, numbered from 1 (LF, CRLF or CR ends a line; a BOM is dropped), streamed with bounded memory:
+ * a line longer than MAX_RAW_LINE is skipped to its end unheld and yielded as TOO_LONG.
+ */
+export async function* fileLines(path: string): AsyncGenerator<[number, string | typeof TOO_LONG]> {
   let n = 0;
-  for await (const line of lines) yield [++n, n === 1 ? line.replace(/^\uFEFF/, "") : line];
+  let pending = "";
+  let tooLong = false;
+  let afterCr = false; // the previous chunk ended with CR: a LF starting this one belongs to it
+  const end = (line: string): [number, string | typeof TOO_LONG] => {
+    n += 1;
+    return [n, tooLong ? TOO_LONG : n === 1 ? line.replace(/^\uFEFF/, "") : line];
+  };
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 })) {
+    let text = chunk as string;
+    if (afterCr && text.startsWith("\n")) text = text.slice(1);
+    afterCr = text.endsWith("\r");
+    const parts = text.split(/\r\n|\r|\n/);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (!tooLong) {
+        pending += part;
+        if (pending.length > MAX_RAW_LINE) { tooLong = true; pending = ""; }
+      }
+      if (i < parts.length - 1) {
+        yield end(pending);
+        pending = "";
+        tooLong = false;
+      }
+    }
+  }
+  if (pending !== "" || tooLong) yield end(pending);
+}
+
+/** Refuses, before reading, a path that is not a readable regular file or is larger than MAX_IMPORT_FILE_BYTES. */
+async function checkImportFile(path: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (!info || !info.isFile()) throw new AdminError("nothing imported: the import file cannot be read (not a file)");
+  if (info.size > MAX_IMPORT_FILE_BYTES) {
+    throw new AdminError(`nothing imported: the import file is larger than ${MAX_IMPORT_FILE_BYTES} bytes; split it`);
+  }
 }
 
 /**
- * Imports a file of SIM changes, streamed (never held in memory). All-or-nothing on validity: a first pass
- * validates every line, and a file with any bad line imports nothing (the bad lines are listed with their numbers,
- * the first MAX_LISTED_ERRORS). The second pass records each event (one INSERT; a reference already imported is a
- * duplicate, skipped) and applies the effects of each new event of a subscriber's number (applySimSwap: only what
- * predates the event, so an old event ends nothing newer). An interrupted import is completed by running it again.
+ * Imports a file of SIM changes, streamed (never held in memory: at most MAX_IMPORT_FILE_BYTES, checked first, else
+ * an AdminError; a line longer than MAX_RAW_LINE is never held, only reported). All-or-nothing on validity: a first
+ * pass validates every line, and a file with any bad line imports nothing (the bad lines are listed with their
+ * numbers, the first MAX_LISTED_ERRORS). The second pass records each event (one INSERT; a reference already
+ * imported is a duplicate, skipped) and applies the effects of each new event of a subscriber's number
+ * (applySimSwap: only what predates the event, so an old event ends nothing newer). An interrupted import is
+ * completed by running it again.
  */
 export async function importSimSwaps({ path, now = new Date() }: { path: string; now?: Date }): Promise<SimSwapImport> {
+  await checkImportFile(path);
   const result: SimSwapImport = { lines: 0, imported: 0, duplicates: 0, applied: 0, rejected: 0, errors: [] };
   for await (const [n, line] of fileLines(path)) {
     const parsed = parseImportLine(line, now);
