@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
-import { baseUrl, createTestClient, createTestSubscriber, expectErrorRedirect, requestFor }
+import { baseUrl, codeRow, createTestClient, createTestSubscriber, expectCallback, expectErrorRedirect, requestFor }
   from "../../support/authorize-support";
-import { createApiClient, declarePurpose } from "../../support/camara-support";
+import { createApiClient, declarePurpose, FRAUD } from "../../support/camara-support";
 import { authorizeFrom, browserIdSet, fromAddress, mapRange } from "../../support/network-support";
 
 /**
@@ -60,4 +60,30 @@ describe("an ipport hint of another connection at /authorize", () => {
     expect(JSON.parse(row!.params)).not.toHaveProperty("hintedMsisdn");
     expect(row!.sentTo).toBeNull(); // no sign-in code went to anyone
   });
+});
+
+describe("repeated Number Verification from one browser", () => {
+  it("reuses the browser's nba session opened moments ago: one session, one sign_in event; the network still asked",
+    async () => {
+      const NV = "number-verification:verify";
+      await declarePurpose(NV, FRAUD, "contract");
+      const client = await createApiClient({ scopes: [NV, FRAUD] });
+      const subscriber = await createTestSubscriber();
+      await mapRange("127.0.0.94", subscriber.msisdn);
+      const scope = `openid ${NV} ${FRAUD}`;
+      const first = requestFor(client, { scope });
+      const res = await authorizeFrom(first, { from: "127.0.0.94" });
+      expect(expectCallback(res, client, first.state).get("code")).toBeTruthy();
+      const browserId = browserIdSet(res)!;
+      const second = requestFor(client, { scope });
+      const again = await authorizeFrom(second, { from: "127.0.0.94", browserId });
+      const code = expectCallback(again, client, second.state).get("code")!;
+      expect((await codeRow(code))!.amr).toBe("nba");
+      expect(await db.session.count({ where: { subscriberId: subscriber.id, amr: "nba" } })).toBe(1);
+      expect(await db.auditEvent.count({ where: { type: "sign_in", clientId: client.id } })).toBe(1);
+      // The reuse never replaces the network's answer on this request.
+      const elsewhere = requestFor(client, { scope });
+      expectErrorRedirect(await authorizeFrom(elsewhere, { from: "127.0.0.95", browserId }), client, elsewhere.state,
+        "login_required");
+    });
 });

@@ -64,6 +64,7 @@ async function silentSession(state: AuthorizeState): Promise<LiveSession | null>
   const subscriber = await findActiveSubscriber(identity.msisdn);
   if (!subscriber || (params.hintedSubscriberId && params.hintedSubscriberId !== subscriber.id)) return null;
   let browserId = need(state.browserId, "browserId");
+  const existingBrowser = Boolean(browserId);
   if (!browserId) {
     const cookie = newBrowserCookie();
     browserId = cookie.browserId;
@@ -72,6 +73,6 @@ async function silentSession(state: AuthorizeState): Promise<LiveSession | null>
     (state.setCookies ??= []).push(cookie.setCookie);
   }
   const ip = clientIp(state.req.headers);
-  return signInByNetwork({ browserId, subscriberId: subscriber.id, clientId: params.clientId,
+  return signInByNetwork({ browserId, existingBrowser, subscriberId: subscriber.id, clientId: params.clientId,
     ip: ip === "unknown" ? null : ip, via: identity.via });
 }
