@@ -85,6 +85,7 @@ const clientView = (c: ClientRecord) => ({
   backchannel_client_notification_endpoint: c.backchannelClientNotificationEndpoint,
   backchannel_authentication_request_signing_alg: c.backchannelAuthRequestSigningAlg,
   backchannel_user_code_parameter: c.backchannelUserCodeParameter,
+  network_hints_allowed: c.networkHintsAllowed, // network-based authentication (issue 21)
   created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
 });
 const subscriberView = (s: SubscriberRecord) => ({
@@ -246,7 +247,8 @@ function securityChanges(o: SecurityOptions) {
 }
 
 // ---- client CIBA options (issue 20: OpenID Connect CIBA Core §4, docs/ciba.md) ----
-type CibaOptions = { cibaMode?: string; notificationEndpoint?: string; bcSigningAlg?: string; userCodeParameter?: boolean };
+type CibaOptions = { cibaMode?: string; notificationEndpoint?: string; bcSigningAlg?: string; userCodeParameter?: boolean;
+  networkHints?: boolean };
 const cibaOptions = (cmd: Command, set: boolean) => {
   cmd.addOption(new Option("--ciba-mode <mode>", "how CIBA results reach the client (with --grant-types "
     + "... urn:openid:params:grant-type:ciba; default poll)").choices(["poll", "ping", "push"]))
@@ -256,6 +258,9 @@ const cibaOptions = (cmd: Command, set: boolean) => {
       + "(needs --jwks or --jwks-uri)").choices([...CLIENT_KEY_ALGS, ...(set ? ["none"] : [])]))
     .option("--user-code-parameter", "the client can send the subscriber's user_code (backchannel_user_code_parameter)");
   if (set) cmd.option("--no-user-code-parameter", "the client does not send user_code");
+  // Network-based authentication (issue 21, docs/network-authentication.md): the operator's permission only.
+  cmd.option("--network-hints", "the client may name a data session (ipport: login hint in CIBA, sub in JWT-bearer)")
+    .option("--no-network-hints", "the client may not name a data session (the default)");
   return cmd;
 };
 /** The options as ClientSecurityInput's CIBA fields (lib/clients/client-security.ts checks them). */
@@ -264,6 +269,7 @@ function cibaChanges(o: CibaOptions) {
   return {
     backchannelTokenDeliveryMode: o.cibaMode, backchannelClientNotificationEndpoint: clear(o.notificationEndpoint),
     backchannelAuthRequestSigningAlg: clear(o.bcSigningAlg), backchannelUserCodeParameter: o.userCodeParameter,
+    networkHintsAllowed: o.networkHints,
   };
 }
 

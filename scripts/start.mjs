@@ -56,6 +56,16 @@ if (!dev) {
   }
 }
 
+// `next dev` has no server/main.ts: nothing strips a client's own enrichment header nor takes the peer address and
+// port from the socket, so X-Forwarded-For and the port header are the client's word. Network-based authentication
+// (docs/network-authentication.md) is therefore off in development unless NETWORK_RESOLVER is set explicitly
+// (in the environment or a .env file).
+if (dev && !process.env.NETWORK_RESOLVER && ![".env", ".env.local", ".env.development", ".env.development.local"]
+  .some((f) => existsSync(path.join(root, f)) && /^\s*NETWORK_RESOLVER\s*=/m.test(readFileSync(path.join(root, f), "utf8")))) {
+  process.env.NETWORK_RESOLVER = "none";
+  console.log("npm run dev: network-based authentication is off (NETWORK_RESOLVER=none; set it to enable).");
+}
+
 const port = process.env.PORT || "3000";
 const host = process.env.HOST || "127.0.0.1";
 // Production: the lean server (server/main.ts, bundled by esbuild beside the Next.js build) answers

@@ -161,6 +161,11 @@ export interface ClientSecurityInput {
   backchannelClientNotificationEndpoint?: string | null;
   backchannelAuthRequestSigningAlg?: string | null;
   backchannelUserCodeParameter?: boolean;
+  /**
+   * The operator's permission to name a data session (`ipport:` login hint in CIBA, `sub` in JWT-bearer;
+   * docs/network-authentication.md). Admin only (`client create|set --network-hints`): registration never sets it.
+   */
+  networkHintsAllowed?: boolean;
 }
 
 /** The validated columns for ClientSecurityInput (only the fields given); consistency of the whole is checked by checkSecurityRules. */
@@ -193,6 +198,7 @@ export async function securityColumns(input: ClientSecurityInput) {
       ? null : checkBackchannelSigningAlg(input.backchannelAuthRequestSigningAlg);
   }
   if (input.backchannelUserCodeParameter !== undefined) data.backchannelUserCodeParameter = input.backchannelUserCodeParameter;
+  if (input.networkHintsAllowed !== undefined) data.networkHintsAllowed = input.networkHintsAllowed;
   return data;
 }
 

@@ -47,6 +47,8 @@ const DEMO_CLIENTS: CreateClientInput[] = [
     backchannelTokenDeliveryMode: "poll",
     clientCredentialsScopes: ["sim-swap:check", "sim-swap:retrieve-date", "kyc-match:match",
       "dpv:FraudPreventionAndDetection"],
+    // It may name a data session (CIBA's ipport: login hint; docs/network-authentication.md): the operator's choice.
+    networkHintsAllowed: true,
     fixedCredentials: { clientId: "demo-client-camara", clientSecret: "demo-camara-secret-change-me" },
   },
 ];

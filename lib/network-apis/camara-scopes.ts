@@ -47,3 +47,12 @@ export function splitNetworkApiScopes(scopes: readonly string[]): { apiScopes: N
 export function isNumberVerificationGrant(scopes: readonly string[]): boolean {
   return scopes.some((s) => (NUMBER_VERIFICATION_SCOPES as readonly string[]).includes(s));
 }
+
+/**
+ * `openid`, API scopes and their purpose, at least one API scope, and nothing else: a network-API request that asks
+ * nothing beyond the pairwise sub. Only such a request may be approved without a screen (network-based
+ * authentication: /authorize's consent decision, CIBA's silent approval; docs/network-authentication.md).
+ */
+export function isNetworkApiOnly(scopes: readonly string[]): boolean {
+  return scopes.some(isNetworkApiScope) && scopes.every((s) => s === "openid" || isNetworkApiScope(s) || isPurposeScope(s));
+}

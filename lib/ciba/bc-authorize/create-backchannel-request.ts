@@ -17,6 +17,9 @@ import { BackchannelSlowDown } from "./slow-down";
 import type { BackchannelParams } from "./validate-request";
 import { needsApiConsent } from "../../api-consent/needs-api-consent";
 import { recordAuditEvent } from "../../audit/record-audit-event";
+import { isNetworkApiOnly } from "../../network-apis/camara-scopes";
+import { hitRateLimits } from "../../security/hit-rate-limit";
+import type { Limit } from "../../security/limits";
 
 export interface CreatedBackchannelRequest {
   authReqId: string;
@@ -37,10 +40,13 @@ export interface CreatedBackchannelRequest {
  *   told, a poll client reads expired_token); it is never approvable nor left pending (sendBackchannelSms);
  * - a subscriber who is not active (suspended): stored exactly like a handset request but shown on no handset
  *   (DeviceRequest.subscriberId null), so it ends `expired`: neither the answer nor its statements say so.
- * - an active subscriber the network named (`login_hint=ipport:…`, docs/network-authentication.md) at acr 2 whose
- *   API scopes need no consent not on record (needsApiConsent): approved at once with amr `nba`
- *   (settleBackchannelRequest, in the transaction that stores it, with its sign_in audit event): no handset, no
- *   text message. Otherwise such a request goes on as any other (handset, text message).
+ * - an active subscriber the network named (`login_hint=ipport:…`, docs/network-authentication.md; only a client
+ *   with networkHintsAllowed gets this far) at acr 2, for a network-API-only scope (isNetworkApiOnly: `openid`, API
+ *   scopes and their purpose) whose API scopes need no consent not on record (needsApiConsent): approved at once
+ *   with amr `nba` (settleBackchannelRequest, in the transaction that stores it, with its sign_in audit event): no
+ *   handset, no text message, within the silent-approval limits (per client and number, per number, per client:
+ *   buckets of their own, so a privileged client never spends the subscriber's out-of-band budget; a refusal is 429
+ *   `slow_down`). Otherwise such a request goes on as any other (handset, text message, the out-of-band limits).
  * The device look-up runs for every subscriber (an id that matches nothing when not active). The out-of-band limits
  * apply (per client and number, per number, per client; the pending ceilings): a refusal is 429 `slow_down`.
  * `auth_req_id` is minted here (mintToken) and only its SHA-256 is stored, as the BackchannelRequest's id.
@@ -52,8 +58,20 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
   ip: string; userAgent: string | null;
 }): Promise<CreatedBackchannelRequest> {
   const active = subscriber.status === "active";
-  if (subscriber.network && active && request.acr === "2"
+  if (subscriber.network && client.networkHintsAllowed && active && request.acr === "2"
+    && isNetworkApiOnly(request.scopes)
     && !await needsApiConsent({ subscriberId: subscriber.id, clientId: client.id, scopes: request.scopes })) {
+    const refused = await hitRateLimits([
+      [silentApprovalsPerClientAndNumber(), `${client.id} msisdn:${subscriber.msisdn}`],
+      [silentApprovalsPerNumber(), `msisdn:${subscriber.msisdn}`],
+      [silentApprovalsPerClient(), client.id],
+    ]);
+    if (refused) {
+      await recordAuditEvent({ type: "approval_requested", outcome: "throttled", subscriberId: subscriber.id,
+        clientId: client.id, ip, detail: { flow: "ciba", method: "nba", reason: "rate_limited",
+          retry_after: refused.verdict.retryAfter } });
+      throw new BackchannelSlowDown(refused.verdict.retryAfter);
+    }
     return approveByNetwork({ client, subscriber, request, loginHint, ip });
   }
   const device = await db.device.findFirst({ where: { subscriberId: active ? subscriber.id : "", revokedAt: null },
@@ -89,6 +107,19 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
   }
   return { authReqId: authReq.value, expiresIn: request.expiresIn, channel, delivered: active };
 }
+
+/**
+ * Silent approvals by the network (CIBA with an `ipport:` hint), in buckets of their own (docs/security.md): the
+ * out-of-band limits' values and 15-minute window, per client and number (APPROVAL_LIMIT_PER_IP_AND_NUMBER), per
+ * number (APPROVAL_LIMIT_PER_NUMBER) and per client (APPROVAL_LIMIT_PER_CLIENT).
+ */
+const SILENT_WINDOW = 15 * 60;
+const silentApprovalsPerClientAndNumber = (): Limit =>
+  ({ name: "nba-client-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: SILENT_WINDOW });
+const silentApprovalsPerNumber = (): Limit =>
+  ({ name: "nba-num", limit: config().APPROVAL_LIMIT_PER_NUMBER, windowSeconds: SILENT_WINDOW });
+const silentApprovalsPerClient = (): Limit =>
+  ({ name: "nba-client", limit: config().APPROVAL_LIMIT_PER_CLIENT, windowSeconds: SILENT_WINDOW });
 
 /** A request the network authenticated: stored and approved (amr nba) in one transaction; the client is told. */
 async function approveByNetwork({ client, subscriber, request, loginHint, ip }: {

@@ -1,6 +1,6 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { db } from "../../db";
-import { ExpiredLoginHintToken, InvalidRequest, OAuthError, UnknownUserId } from "../../oauth/errors";
+import { ExpiredLoginHintToken, InvalidRequest, OAuthError, UnauthorizedClient, UnknownUserId } from "../../oauth/errors";
 import { readLoginHintToken } from "../../oauth/hints/decrypt-login-hint-token";
 import { BAD_HINT } from "../../oauth/hints/parse-login-hint";
 import { parseSubscriberHint } from "../../oauth/hints/parse-subscriber-hint";
@@ -20,6 +20,7 @@ export interface NamedSubscriber {
 }
 
 const UNKNOWN = "the hint does not name a subscriber of this operator";
+const NO_NETWORK_HINTS = "this client may not name a data session (ipport login hint)";
 
 /**
  * The subscriber a backchannel request's one hint names (CIBA Core §7.1), with what the request needs of them.
@@ -29,7 +30,8 @@ const UNKNOWN = "the hint does not name a subscriber of this operator";
  * other: the caller must not reveal it. `login_hint`: every form /authorize accepts (MSISDN:, ENCR_MSISDN:, PCR:,
  * a bare E.164 number) and `tel:+<E.164>`; a recognised prefix with a malformed value is `invalid_request`.
  * `login_hint_token`: ours (lib/oauth/hints), `expired_login_hint_token` once its exp passed. `ipport:<ip>:<port>`
- * (CAMARA) is resolved by the network (lib/network): unknown there, `unknown_user_id` as an unknown number.
+ * (CAMARA) is resolved by the network (lib/network): unknown there, `unknown_user_id` as an unknown number; only for
+ * a client the operator allowed (networkHintsAllowed), otherwise `unauthorized_client` before any look-up.
  */
 export async function resolveBackchannelSubscriber({ hint, client }: { hint: BackchannelHint; client: RegisteredClient }):
   Promise<NamedSubscriber> {
@@ -51,6 +53,9 @@ export async function resolveBackchannelSubscriber({ hint, client }: { hint: Bac
     if (text.length > 2100) throw new InvalidRequest(BAD_HINT);
     const parsed = parseSubscriberHint(text);
     if (!parsed) throw new UnknownUserId(UNKNOWN);
+    // Naming a data session is the operator's per-client permission (Client.networkHintsAllowed, `client set
+    // --network-hints`; never by registration): checked before the network is asked anything.
+    if (parsed.kind === "IPPORT" && !client.networkHintsAllowed) throw new UnauthorizedClient(NO_NETWORK_HINTS);
     let named;
     try {
       named = await resolveLoginHint({ hint: parsed, client });

@@ -1,5 +1,5 @@
 import { ACCOUNT_CLIENT_ID } from "../../clients/account-client-id";
-import { isNetworkApiScope, isPurposeScope } from "../../network-apis/camara-scopes";
+import { isNetworkApiOnly, isNetworkApiScope, isPurposeScope } from "../../network-apis/camara-scopes";
 import type { RequestState } from "./choose-session";
 import type { AuthorizationParams } from "./types";
 
@@ -36,7 +36,3 @@ export function needsConsent({ params, grantedScopes, request, sessionId, apiCon
   return !params.scopes.every((s) => grantedScopes.includes(s) || isNetworkApiScope(s) || isPurposeScope(s));
 }
 
-/** `openid`, API scopes and their purpose, at least one API scope, and nothing else. */
-function isNetworkApiOnly(scopes: readonly string[]): boolean {
-  return scopes.some(isNetworkApiScope) && scopes.every((s) => s === "openid" || isNetworkApiScope(s) || isPurposeScope(s));
-}

@@ -6,6 +6,7 @@ import { findPairwiseSubscriber } from "../../subjects/find-pairwise-subscriber"
 import { BAD_HINT, parseLoginHint } from "./parse-login-hint";
 import { resolveLoginHint, type HintedSubscriber } from "./resolve-login-hint";
 import { verifyIdTokenHint } from "./verify-id-token-hint";
+import { identifyConnection } from "../../network/identify-connection";
 
 export interface ResolvedHints {
   /**
@@ -25,9 +26,16 @@ export interface ResolvedHints {
  * An unusable `id_token_hint` is the interface's "login error" (Errors table): `login_required`
  * with `prompt=none` (what OIDC clients doing silent re-authentication expect), otherwise
  * `login_error`, the name the interface gives it.
+ *
+ * An `ipport:` hint at /authorize is only a check against the request's own connection (identifyConnection): it
+ * names its subscriber only when the network says this request came over that same subscriber's data session;
+ * otherwise (another connection, or one the network does not know) it names nobody, so it is never a target for
+ * sign-in codes, handset requests or the masked number on the sign-in screen.
  */
-export async function resolveHints({ hints, client, promptNone }: {
+export async function resolveHints({ hints, client, promptNone, headers }: {
   hints: RawHints; client: RegisteredClient; promptNone: boolean;
+  /** The /authorize request's headers: whose data session it came over (an `ipport:` hint is checked against it). */
+  headers: Headers;
 }): Promise<ResolvedHints> {
   let loginHint: string | undefined;
   let named: HintedSubscriber | undefined;
@@ -35,7 +43,7 @@ export async function resolveHints({ hints, client, promptNone }: {
     const inner = await decryptLoginHintToken({ token: hints.loginHintToken });
     const parsed = inner === null ? null : parseLoginHint(inner);
     if (!parsed) throw new InvalidRequest(BAD_HINT);
-    named = (await resolveLoginHint({ hint: parsed, client })) ?? undefined;
+    named = await ownConnectionOnly(await resolveLoginHint({ hint: parsed, client }), headers);
     // hashed_login_hint is of what the client sent: the hash of the decrypted MSISDN would let a
     // client that only ever held the token recover the number by brute force (an unsalted hash of
     // ~10^10 candidates).
@@ -44,7 +52,7 @@ export async function resolveHints({ hints, client, promptNone }: {
     const parsed = parseLoginHint(hints.loginHint);
     if (parsed) {
       loginHint = hints.loginHint;
-      named = (await resolveLoginHint({ hint: parsed, client })) ?? undefined; // an ipport the network does not know
+      named = await ownConnectionOnly(await resolveLoginHint({ hint: parsed, client }), headers);
     }
   }
   if (hints.idTokenHint !== undefined) {
@@ -60,4 +68,12 @@ export async function resolveHints({ hints, client, promptNone }: {
     named = { msisdn: subscriber.msisdn, subscriberId: subscriber.id };
   }
   return { loginHint, hintedSubscriberId: named?.subscriberId, hintedMsisdn: named?.msisdn };
+}
+
+/** An `ipport:` hint's subscriber only when this request's own connection is theirs; other hints as they are. */
+async function ownConnectionOnly(named: HintedSubscriber | null, headers: Headers): Promise<HintedSubscriber | undefined> {
+  if (!named) return undefined; // an ipport the network does not know
+  if (!named.network) return named;
+  const identity = await identifyConnection(headers);
+  return identity && identity.msisdn === named.msisdn ? named : undefined;
 }

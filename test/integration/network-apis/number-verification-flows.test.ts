@@ -52,7 +52,7 @@ async function relyingParty(subscriber: Subscriber): Promise<Rp> {
     grantTypes: ["authorization_code", CIBA_GRANT_TYPE, JWT_BEARER],
   });
   await db.client.update({ where: { id: client.id }, data: { allowedScopes: SCOPES.join(" "), expiresInFormat: "seconds",
-    backchannelTokenDeliveryMode: "poll" } });
+    backchannelTokenDeliveryMode: "poll", networkHintsAllowed: true } }); // it may name data sessions (ipport)
   const rp = { id: client.id, secret: clientSecret!, name, redirectUri, privateKey, kid };
   await grant(subscriber, rp, SCOPES.join(" "));
   return rp;

@@ -73,3 +73,26 @@ describe("admin CLI: network", () => {
     await db.$disconnect();
   });
 });
+
+describe("admin CLI: a client's permission to name a data session (--network-hints)", () => {
+  it("off by default; create --network-hints, set --no-network-hints / --network-hints; client show prints it",
+    async () => {
+      const base = ["client", "create", "--redirect-uri", "https://nh.example.com/cb", "--scope", "openid"];
+      const plain = await json(...base, "--name", "NhPlain");
+      expect(plain.code).toBe(0);
+      expect(plain.body.client.network_hints_allowed).toBe(false);
+      const allowed = await json(...base, "--name", "NhAllowed", "--network-hints");
+      expect(allowed.body.client.network_hints_allowed).toBe(true);
+      const id = allowed.body.client_id as string;
+      expect((await json("client", "set", id, "--no-network-hints")).code).toBe(0);
+      expect((await json("client", "show", id)).body.client.network_hints_allowed).toBe(false);
+      expect((await json("client", "set", id, "--network-hints")).code).toBe(0);
+      expect((await json("client", "show", id)).body.client.network_hints_allowed).toBe(true);
+      const db = createPrismaClient(databaseUrl);
+      try {
+        expect((await db.client.findUniqueOrThrow({ where: { id } })).networkHintsAllowed).toBe(true);
+      } finally {
+        await db.$disconnect();
+      }
+    });
+});

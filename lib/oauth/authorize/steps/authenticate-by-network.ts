@@ -1,6 +1,7 @@
 import { findGrantedScopes } from "../../../grants/find-granted-scopes";
 import { clientIp } from "../../../http/client-ip";
-import { isNumberVerificationGrant } from "../../../network-apis/camara-scopes";
+import { missingApiConsent } from "../../../api-consent/needs-api-consent";
+import { isNetworkApiScope, isNumberVerificationGrant } from "../../../network-apis/camara-scopes";
 import { identifyConnection } from "../../../network/identify-connection";
 import { findActiveSubscriber, signInByNetwork } from "../../../network/sign-in-by-network";
 import { browserIdHash, newBrowserCookie } from "../../../sessions/browser-cookie";
@@ -24,7 +25,8 @@ const NOT_BY_NETWORK = "The subscriber could not be authenticated by the mobile 
  * network does not name the subscriber it is `login_required` (the client's redirect), never a sign-in screen.
  *
  * Cost: nothing when a session answers (the hot path); otherwise one resolver look-up, and when it names someone
- * the subscriber read, the session and audit transaction and the grant read.
+ * the subscriber read, the session and audit transaction, the grant read and (API scopes only) the network-API
+ * consent read (missingApiConsent: the consent screen when a consent-based scope is not covered).
  */
 export const authenticateByNetwork: AuthorizeStep = async (state) => {
   const params = need(state.params, "params");
@@ -40,7 +42,13 @@ export const authenticateByNetwork: AuthorizeStep = async (state) => {
   const grantedScopes = consentAlwaysAsked(params)
     ? null
     : await findGrantedScopes({ subscriberId: session.subscriberId, clientId: params.clientId });
-  state.next = needsConsent({ params, grantedScopes, sessionId: session.id })
+  // The network-API consent (lib/api-consent) of the subscriber the network named: a consent-based scope not covered
+  // by their consent for this client and purpose is asked on the consent screen (prompt=none: consent_required),
+  // never granted because the sign-in was silent. No statement without API scopes.
+  const apiConsentMissing = params.scopes.some(isNetworkApiScope)
+    && (await missingApiConsent({ subscriberId: session.subscriberId, clientId: params.clientId,
+      scopes: params.scopes })) !== null;
+  state.next = needsConsent({ params, grantedScopes, sessionId: session.id, apiConsentMissing })
     ? { step: "consent", session, grantedScopes }
     : { step: "issue", session };
   state.session = state.next.step === "issue" ? session : undefined;
@@ -56,6 +64,7 @@ async function silentSession(state: AuthorizeState): Promise<LiveSession | null>
   const subscriber = await findActiveSubscriber(identity.msisdn);
   if (!subscriber || (params.hintedSubscriberId && params.hintedSubscriberId !== subscriber.id)) return null;
   let browserId = need(state.browserId, "browserId");
+  const existingBrowser = Boolean(browserId);
   if (!browserId) {
     const cookie = newBrowserCookie();
     browserId = cookie.browserId;
@@ -64,6 +73,6 @@ async function silentSession(state: AuthorizeState): Promise<LiveSession | null>
     (state.setCookies ??= []).push(cookie.setCookie);
   }
   const ip = clientIp(state.req.headers);
-  return signInByNetwork({ browserId, subscriberId: subscriber.id, clientId: params.clientId,
+  return signInByNetwork({ browserId, existingBrowser, subscriberId: subscriber.id, clientId: params.clientId,
     ip: ip === "unknown" ? null : ip, via: identity.via });
 }

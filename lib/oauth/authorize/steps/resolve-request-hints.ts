@@ -5,6 +5,6 @@ import { need, type AuthorizeStep } from "../authorize-state";
 export const resolveRequestHints: AuthorizeStep = async (state) => {
   const { hints, ...validated } = need(state.validated, "validated");
   const resolved = await resolveHints({ hints, client: need(state.client, "client"),
-    promptNone: validated.prompt.includes("none") });
+    promptNone: validated.prompt.includes("none"), headers: state.req.headers });
   state.params = { ...validated, ...resolved, ...(state.clientAuthenticated ? { clientAuthenticated: true } : {}) };
 };
