@@ -42,7 +42,8 @@ export async function addNetworkRange(input: { cidr: string; msisdn: string; por
     portFrom: { lte: r.portTo }, portTo: { gte: r.portFrom } }, select: { id: true } });
   if (clash) throw new AdminError(`${r.cidr} ports ${r.portFrom}-${r.portTo} overlap range ${clash.id}`);
   return db.networkRange.create({
-    data: { id: randomToken(12), cidr: r.cidr, firstAddress: r.firstAddress, lastAddress: r.lastAddress,
+    // Never starting with "-": the id is typed on the admin command line (`network remove <id>`).
+    data: { id: `r${randomToken(12)}`, cidr: r.cidr, firstAddress: r.firstAddress, lastAddress: r.lastAddress,
       prefixLength: r.prefixLength, portFrom: r.portFrom, portTo: r.portTo, msisdn: r.msisdn },
     select: RECORD,
   });
@@ -108,7 +109,7 @@ export async function importNetworkRanges(text: string): Promise<{ added: number
         prefixLength: r.prefixLength, portFrom: { lte: r.portTo }, portTo: { gte: r.portFrom } }, select: { id: true } });
       if (clash) throw new AdminError(`${r.cidr} ports ${r.portFrom}-${r.portTo} overlap range ${clash.id}`);
     }
-    await tx.networkRange.createMany({ data: rows.map((r) => ({ id: randomToken(12), cidr: r.cidr,
+    await tx.networkRange.createMany({ data: rows.map((r) => ({ id: `r${randomToken(12)}`, cidr: r.cidr,
       firstAddress: r.firstAddress, lastAddress: r.lastAddress, prefixLength: r.prefixLength, portFrom: r.portFrom,
       portTo: r.portTo, msisdn: r.msisdn })) });
   });
