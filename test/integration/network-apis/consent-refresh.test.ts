@@ -32,7 +32,8 @@ async function setUp(basis: "consent" | "contract" | "legitimate_interest", { co
     authTime: new Date() };
   await db.refreshToken.create({ data: { ...common, tokenHash: refresh.hash,
     expiresAt: new Date(Date.now() + 86_400_000) } });
-  await db.accessToken.create({ data: { ...common, tokenHash: access.hash, expiresAt: new Date(Date.now() + 300_000) } });
+  await db.accessToken.create({ data: { ...common, tokenHash: access.hash,
+    expiresAt: new Date(Date.now() + 300_000) } });
   return { purpose, client, subscriber, refreshToken: refresh.value, familyId };
 }
 

@@ -60,7 +60,7 @@ function redeemCode(client: { id: string; secret?: string; redirectUri: string }
 }
 
 describe("withdrawing a consent ends the grants not yet redeemed", () => {
-  it("an approved CIBA request and an unredeemed code of the purpose yield no token; another purpose's do", async () => {
+  it("an approved CIBA request and an unredeemed code of the purpose: no token; another purpose: tokens", async () => {
     const { client, subscriber } = await setUp();
     const approved = await approvedRequest(client, subscriber, `openid ${KYC} ${P1}`);
     const pending = await pendingBackchannelRequest({ client, subscriber, scope: `openid ${KYC} ${P1}` });
@@ -102,4 +102,26 @@ describe("withdrawing a consent ends the grants not yet redeemed", () => {
     const otherRedeemed = await redeemCode(client, otherCode);
     expect(otherRedeemed.status, await otherRedeemed.clone().text()).toBe(200);
   });
+
+  it("a push request whose notification is still retried is denied (no retry mints tokens); a delivered one stays",
+    async () => {
+      const { client, subscriber } = await setUp();
+      const rows = [];
+      for (const delivered of [false, true]) {
+        const request = await pendingBackchannelRequest({ client, subscriber, scope: `openid ${KYC} ${P1}`,
+          mode: "push" });
+        await db.backchannelRequest.update({ where: { id: request.id }, data: { status: "redeemed",
+          redeemedAt: new Date(), answeredAt: new Date() } });
+        await db.backchannelNotification.create({ data: { id: randomUUID(), requestId: request.id,
+          clientId: client.id, kind: "push", attempts: 1, nextAttemptAt: new Date(Date.now() + 60_000),
+          deliveredAt: delivered ? new Date() : null } });
+        rows.push(request.id);
+      }
+      expect(await withdrawApiConsent({ subscriberId: subscriber.id, clientId: client.id, purpose: P1,
+        by: "operator" })).toBe(true);
+      const [retried, delivered] = await Promise.all(rows.map((id) =>
+        db.backchannelRequest.findUniqueOrThrow({ where: { id }, select: { status: true } })));
+      expect(retried?.status).toBe("denied");
+      expect(delivered?.status).toBe("redeemed");
+    });
 });
