@@ -4,6 +4,8 @@ import { db } from "../db";
 import { auditEventRow } from "../audit/record-audit-event";
 import { parseScope } from "../oauth/scopes";
 import { splitNetworkApiScopes } from "../network-apis/camara-scopes";
+import { kickBackchannelDelivery } from "../ciba/backchannel-delivery";
+import { settleBackchannelRequest } from "../ciba/settle-backchannel-request";
 
 /**
  * The subscriber's consents to network APIs (ApiConsent, docs/network-apis.md "Consent and withdrawal"): one row
@@ -56,18 +58,22 @@ export function scopeCarries(scope: string, purpose: string): boolean {
 
 /**
  * Withdraws a consent (the account page, or the operator): in one transaction the row's withdrawnAt is set (one
- * conditional UPDATE: of two concurrent withdrawals one wins), then the client's access and refresh tokens for this
- * subscriber whose scope carries that purpose are revoked, and `consent_withdrawn` is audited. The consent is found
- * by (subscriber, client, purpose), so a subscriber can only withdraw their own. False when none was in force.
+ * conditional UPDATE: of two concurrent withdrawals one wins), then what the client could still redeem for this
+ * subscriber with that purpose is ended (endUnredeemedGrantsIn: CIBA requests denied, authorization codes expired),
+ * then the client's access and refresh tokens for this subscriber whose scope carries that purpose are revoked
+ * (after the grants: a redemption that commits first has its tokens revoked by the later statement), and
+ * `consent_withdrawn` is audited. The consent is found by (subscriber, client, purpose), so a subscriber can only
+ * withdraw their own. False when none was in force.
  */
 export async function withdrawApiConsent({ subscriberId, clientId, purpose, by, ip, now = new Date() }: {
   subscriberId: string; clientId: string; purpose: string; by: "subscriber" | "operator"; ip?: string | null;
   now?: Date;
 }): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const done = await tx.apiConsent.updateMany({ where: { subscriberId, clientId, purpose, withdrawnAt: null },
       data: { withdrawnAt: now } });
     if (done.count !== 1) return false;
+    const ended = await endUnredeemedGrantsIn(tx, { subscriberId, clientId, purpose, now });
     const where = { subscriberId, clientId, revokedAt: null, expiresAt: { gt: now }, scope: { contains: purpose } };
     const [access, refresh] = await Promise.all([
       tx.accessToken.findMany({ where, select: { tokenHash: true, scope: true } }),
@@ -80,9 +86,70 @@ export async function withdrawApiConsent({ subscriberId, clientId, purpose, by, 
     const r = await tx.refreshToken.updateMany({ where: { tokenHash: { in: hashes(refresh) }, revokedAt: null },
       data: { revokedAt: now } });
     await tx.auditEvent.create({ data: auditEventRow({ type: "consent_withdrawn", outcome: "success", subscriberId,
-      clientId, ip, at: now, detail: { purpose, by, revoked_tokens: a.count + r.count } }), select: { id: true } });
-    return true;
+      clientId, ip, at: now, detail: { purpose, by, revoked_tokens: a.count + r.count, denied_requests: ended.requests,
+      expired_codes: ended.codes } }), select: { id: true } });
+    return { queued: ended.queued };
   });
+  if (!result) return false;
+  if (result.queued) kickBackchannelDelivery(); // after the commit, as suspendSubscriber does
+  return true;
+}
+
+/**
+ * Inside the withdrawal's transaction, ends the grants approved (or still asked) but not yet redeemed whose scope
+ * carries `purpose` as a whole scope (scopeCarries), for this client and subscriber, so none yields a token after
+ * the withdrawal (the grants do not read ApiConsent again when redeemed):
+ * - CIBA requests pending: denied through settleBackchannelRequest, the one place a pending request ends (one
+ *   conditional UPDATE each; a ping or push client is told by the notification it queues);
+ * - CIBA requests approved, not redeemed: approved → denied (one conditional UPDATE, as suspendSubscriber does;
+ *   answeredAt keeps the approval's instant, any notification is already queued: a poll or a push attempt now reads
+ *   access_denied);
+ * - push requests redeemed whose notification is still being delivered: redeemed → denied, so a retry sends
+ *   access_denied instead of minting tokens again (those already minted carry the purpose and are revoked next);
+ * - authorization codes not used: expiresAt set to now (one conditional UPDATE, still unused). Not usedAt: a used
+ *   code presented again is a replay (revokes the code's tokens, audits code_replay); an expired one is only
+ *   invalid_grant "expired", which is what it is.
+ * The candidates are read with `contains` and filtered by whole scope in code (as the token revocation is).
+ */
+async function endUnredeemedGrantsIn(tx: Prisma.TransactionClient, { subscriberId, clientId, purpose, now }: {
+  subscriberId: string; clientId: string; purpose: string; now: Date;
+}): Promise<{ requests: number; codes: number; queued: boolean }> {
+  const carried = <T extends { scope: string }>(rows: T[]) => rows.filter((r) => scopeCarries(r.scope, purpose));
+  const requests = carried(await tx.backchannelRequest.findMany({
+    where: { subscriberId, clientId, scope: { contains: purpose },
+      OR: [{ status: { in: ["pending", "approved"] } }, { status: "redeemed", deliveryMode: "push" }] },
+    select: { id: true, status: true, scope: true } }));
+  let denied = 0;
+  let queued = false;
+  for (const request of requests.filter((r) => r.status === "pending")) {
+    if (await settleBackchannelRequest(tx, { requestId: request.id, settlement: { outcome: "denied" }, at: now })) {
+      denied += 1;
+      queued = true;
+    }
+  }
+  const approved = requests.filter((r) => r.status === "approved").map((r) => r.id);
+  if (approved.length) {
+    denied += (await tx.backchannelRequest.updateMany({ where: { id: { in: approved }, status: "approved" },
+      data: { status: "denied" } })).count;
+  }
+  const pushed = requests.filter((r) => r.status === "redeemed").map((r) => r.id);
+  if (pushed.length) {
+    const undelivered = await tx.backchannelNotification.findMany({ where: { requestId: { in: pushed },
+      kind: "push", deliveredAt: null, failedAt: null }, select: { requestId: true } });
+    const ids = [...new Set(undelivered.map((n) => n.requestId))];
+    if (ids.length) {
+      denied += (await tx.backchannelRequest.updateMany({ where: { id: { in: ids }, status: "redeemed" },
+        data: { status: "denied" } })).count;
+    }
+  }
+  const codes = carried(await tx.authorizationCode.findMany({
+    where: { subscriberId, clientId, usedAt: null, expiresAt: { gt: now }, scope: { contains: purpose } },
+    select: { codeHash: true, scope: true } })).map((c) => c.codeHash);
+  const expired = codes.length
+    ? (await tx.authorizationCode.updateMany({ where: { codeHash: { in: codes }, usedAt: null, expiresAt: { gt: now } },
+      data: { expiresAt: now } })).count
+    : 0;
+  return { requests: denied, codes: expired, queued };
 }
 
 /**

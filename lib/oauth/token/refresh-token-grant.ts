@@ -10,6 +10,7 @@ import { rotateRefreshToken } from "../../tokens/rotate-refresh-token";
 import { InvalidGrant, InvalidScope, OAuthError, UnauthorizedClient } from "../errors";
 import { signIdToken } from "../id-token";
 import { parseScope } from "../scopes";
+import { refreshRefusal } from "../../api-consent/refresh-check";
 import type { TokenRequestDpop } from "../dpop/token-request-proof";
 import { requiredParam } from "./required-param";
 import type { TokenSet } from "./token-set";
@@ -18,7 +19,8 @@ import type { TokenSet } from "./token-set";
  * `grant_type=refresh_token` (RFC 6749 §6): the token rotates on every use and a reused one revokes
  * its whole family (RFC 9700 §4.14.2). The requested scope may narrow the new access token, never
  * widen it; the new refresh token keeps the original scope and the family's original expiry, so a
- * family never outlives REFRESH_TOKEN_TTL from the code it came from.
+ * family never outlives REFRESH_TOKEN_TTL from the code it came from. A grant with network-API scopes is checked
+ * again against the operator's declarations and the subscriber's consent (lib/api-consent/refresh-check.ts).
  */
 export async function refreshTokenGrant({ client, params, now = new Date(), dpop }: {
   client: RegisteredClient; params: Params; now?: Date; dpop?: TokenRequestDpop;
@@ -42,6 +44,15 @@ export async function refreshTokenGrant({ client, params, now = new Date(), dpop
   const scopes = narrowedScope({ granted: parseScope(row.scope), requested: params.get("scope") });
   if (!(await isSubscriberActive({ subscriberId: row.subscriberId }))) {
     throw new InvalidGrant("the subscriber's account is not active");
+  }
+  // Network APIs: the grant's (API scope, purpose) pairs still declared by the operator and, where the basis is now
+  // consent, the subscriber's consent in force (reads nothing for a grant without API scope). Refused: the family is
+  // revoked, as its basis is gone for good (its live access token with it); the client must be authorized again.
+  const refusal = await refreshRefusal({ subscriberId: row.subscriberId, clientId: client.id,
+    scopes: parseScope(row.scope) });
+  if (refusal) {
+    await revokeTokenFamily({ familyId: row.familyId, at: now });
+    throw new InvalidGrant(refusal);
   }
 
   const access = mintToken();
