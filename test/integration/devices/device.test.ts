@@ -228,6 +228,13 @@ describe("prompt=mobile answered on the handset", () => {
     const request = await pendingOnHandset(s);
     controller.abort();
     await pending.catch(() => null);
+    // The server has seen the closed connection (its hold ended, leaving the short reload grace) before the browser
+    // reloads: on a loaded machine the old hold could otherwise still be running and take the answer itself.
+    for (let i = 0; i < 100; i++) {
+      const row = await db.deviceRequest.findUniqueOrThrow({ where: { id: request.id } });
+      if (row.attendedUntil && row.attendedUntil.getTime() < Date.now() + 5_000) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const id = request.authorizationRequestId;
     expect(waitUrl).toBe(`${baseUrl}/authorize/wait/${id}`);
     await expectErrorPage(await fetch(`${baseUrl}/authorize/wait/${id}`, { redirect: "manual" }));
