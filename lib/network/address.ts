@@ -100,11 +100,3 @@ export function parsePortRange(text: string): { portFrom: number; portTo: number
   return { portFrom, portTo };
 }
 
-/** E.164 digits without '+' (ITU-T E.164: a country code, at most 15 digits in all). */
-export const MSISDN_DIGITS = /^[1-9]\d{6,14}$/;
-
-/** `+33612345678` or `33612345678` → `33612345678`; null when it is not an E.164 number. */
-export function normaliseMsisdn(text: string): string | null {
-  const digits = text.trim().replace(/^\+/, "");
-  return MSISDN_DIGITS.test(digits) ? digits : null;
-}

@@ -1,6 +1,7 @@
 import { config } from "../config";
 import { clientIp } from "../http/client-ip";
-import { normaliseMsisdn, parsePort } from "./address";
+import { normaliseMsisdn } from "../interaction/normalise-msisdn";
+import { parsePort } from "./address";
 import { getNetworkResolver } from "./network-resolver";
 import { PEER_PORT_HEADER } from "./peer-headers";
 
@@ -22,7 +23,7 @@ export async function identifyConnection(headers: Headers): Promise<NetworkIdent
   const c = config();
   if (c.NETWORK_ENRICHMENT_HEADER && c.NETWORK_ENRICHMENT_PROXIES.length > 0) {
     const enriched = headers.get(c.NETWORK_ENRICHMENT_HEADER);
-    const msisdn = enriched === null ? null : normaliseMsisdn(enriched);
+    const msisdn = enriched === null ? null : normaliseMsisdn(enriched.trim(), { strict: true });
     if (msisdn) return { msisdn, via: "enrichment" };
   }
   if (c.NETWORK_RESOLVER === "none") return null;

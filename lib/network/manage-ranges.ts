@@ -1,7 +1,8 @@
 import { AdminError } from "../admin/admin-error";
 import { randomToken } from "../crypto";
 import { db } from "../db";
-import { normaliseMsisdn, parseCidr, parsePortRange, type AddressRange } from "./address";
+import { normaliseMsisdn } from "../interaction/normalise-msisdn";
+import { parseCidr, parsePortRange, type AddressRange } from "./address";
 import { getNetworkResolver } from "./network-resolver";
 
 /** A NetworkRange row as the admin CLI shows it. */
@@ -24,7 +25,7 @@ export function parseRangeInput({ cidr, msisdn, ports }: { cidr: string; msisdn:
     throw new AdminError(`not an address range: "${cidr.slice(0, 60)}" (e.g. 10.64.0.0/24, 2001:db8::/64, `
       + "or one address; host bits must be zero)");
   }
-  const number = normaliseMsisdn(msisdn);
+  const number = normaliseMsisdn(msisdn.trim(), { strict: true });
   if (!number) throw new AdminError("the number must be an E.164 number, e.g. +33612345678");
   const portRange = ports === undefined ? { portFrom: 0, portTo: 65535 } : parsePortRange(ports);
   if (!portRange) throw new AdminError(`not a port range: "${ports!.slice(0, 20)}" (e.g. 1024-2047, within 0-65535)`);
@@ -51,7 +52,7 @@ export async function addNetworkRange(input: { cidr: string; msisdn: string; por
 
 /** Every range (or one number's), most specific first. */
 export async function listNetworkRanges({ msisdn }: { msisdn?: string } = {}): Promise<NetworkRangeRecord[]> {
-  const number = msisdn === undefined ? undefined : normaliseMsisdn(msisdn);
+  const number = msisdn === undefined ? undefined : normaliseMsisdn(msisdn.trim(), { strict: true });
   if (number === null) throw new AdminError("the number must be an E.164 number, e.g. +33612345678");
   return db.networkRange.findMany({ where: number ? { msisdn: number } : {}, select: RECORD,
     orderBy: [{ firstAddress: "asc" }, { prefixLength: "desc" }, { portFrom: "asc" }] });
