@@ -11,6 +11,16 @@ import { config } from "@/lib/config";
  * body and the statements `run` caused.
  */
 export function recordStatements() {
+  const statements = statementLog();
+  return async function measure(run: () => Promise<Response>) {
+    statements.length = 0;
+    const res = await run();
+    return { status: res.status, body: await res.json(), statements: [...statements] };
+  };
+}
+
+/** The list the statements are appended to (recorded from the file's beforeAll on), for tests that read it raw. */
+export function statementLog(): string[] {
   const statements: string[] = [];
   beforeAll(() => {
     // The SQLite or the PostgreSQL client, whichever the suite runs on, typed with its query events.
@@ -20,9 +30,5 @@ export function recordStatements() {
     setStatementListener((sql) => statements.push(sql));
     (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
   });
-  return async function measure(run: () => Promise<Response>) {
-    statements.length = 0;
-    const res = await run();
-    return { status: res.status, body: await res.json(), statements: [...statements] };
-  };
+  return statements;
 }

@@ -1,24 +1,14 @@
-import type { Prisma, PrismaClient } from "@prisma/client";
-import { beforeAll, describe, expect, it } from "vitest";
-import { config } from "@/lib/config";
-import { createPrismaClient } from "@/lib/db";
-import { setStatementListener } from "@/lib/store/statement-listener";
+import { describe, expect, it } from "vitest";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { handleAuthorize } from "@/lib/oauth/authorize/handle-authorize";
 import { createTestClient, createTestSubscriber, grant, requestFor, signedInBrowser } from "../../support/authorize-support";
 import { mapRange } from "../../support/network-support";
+import { statementLog } from "../../support/statement-recorder";
 
 // What network-based authentication costs /authorize (docs/network-authentication.md): nothing when a session
 // answers; one NetworkRange look-up when a sign-in is needed. In process (as queries-per-request.test.ts), the
 // address handed over in X-Forwarded-For as server/main.ts does.
-const statements: string[] = [];
-beforeAll(() => {
-  const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as
-    unknown as PrismaClient<Prisma.PrismaClientOptions, "query">;
-  prisma.$on("query", (e) => statements.push(e.query));
-  setStatementListener((sql) => statements.push(sql));
-  (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
-});
+const statements = statementLog();
 const lookups = () => statements.filter((s) => /NetworkRange/.test(s));
 
 function call(query: Record<string, string>, from: string, browserId?: string) {
