@@ -20,6 +20,8 @@ const nextConfig = {
   // proxy.ts answers over-long URLs with 414 instead, and nothing links to a trailing slash.
   skipTrailingSlashRedirect: true,
   reactStrictMode: true,
+  // forbidden() (next/navigation): the console answers a role's refusal with 403 and app/console/forbidden.tsx.
+  experimental: { authInterrupts: true },
   async headers() {
     const noStore = [{ key: "Cache-Control", value: "no-store" }];
     return [

@@ -637,7 +637,8 @@ registrationTokenGroup.command("revoke <id>").description("revoke an initial acc
   }));
 
 // The network APIs' groups (issue 21, docs/network-apis.md), each in a file of its own.
-for (const group of [await import("./admin/network"), await import("./admin/sim-swap"), await import("./admin/purposes")]) {
+for (const group of [await import("./admin/network"), await import("./admin/sim-swap"), await import("./admin/purposes"),
+  await import("./admin/staff")]) {
   group.register(program, { act, audited: AUDITED });
 }
 

@@ -26,6 +26,8 @@ import { config } from "../lib/config";
 import { logger } from "../lib/log";
 import { BlockList, isIP } from "node:net";
 import { PEER_PORT_HEADER } from "../lib/network/peer-headers";
+import { countRequest } from "../lib/metrics/count-request";
+import { traceRequest } from "../lib/tracing/trace-request";
 
 (process.env as Record<string, string>).NODE_ENV = "production";
 // Started from the project directory (as `next start` is): next.config.js, .env files and the build live there.
@@ -84,6 +86,11 @@ async function main() {
   };
 
   const server = http.createServer((req, res) => {
+    countRequest(req, res); // metrics (lib/metrics), every request
+    traceRequest(req, res, () => route(req, res)); // one span per request when OTEL_* turns tracing on (lib/tracing)
+  });
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse) {
     // With no trusted proxy in front, the peer address IS the client: a client-sent
     // X-Forwarded-For would otherwise choose its own per-IP rate-limit bucket (lib/http/client-ip.ts).
     // Behind TRUSTED_PROXY proxies the header is theirs and is kept.
@@ -103,7 +110,7 @@ async function main() {
       return;
     }
     void serveHot(req, res, handler, headers, method, url);
-  });
+  }
 
   async function serveHot(req: http.IncomingMessage, res: http.ServerResponse,
     handler: (r: Request) => Promise<Response>, headers: Array<[string, string]>, method: string, url: string) {

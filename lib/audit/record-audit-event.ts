@@ -13,6 +13,8 @@ export type AuditType =
   | "device_removed"
   | "sim_swap" // a SIM change ended the subscriber's sessions, tokens and handsets (lib/sim-swap)
   | "user_code_changed" // the subscriber set or removed their CIBA user code (lib/ciba/set-user-code.ts)
+  | "staff_sign_in" | "staff_sign_out" // the web console (lib/console)
+  | `console_${string}` // a console staff member's action (lib/console/console-post.ts), with staffId
   | `admin_${string}`;
 
 export type AuditOutcome = "success" | "failure" | "locked" | "throttled" | "denied";
@@ -27,6 +29,8 @@ export interface AuditInput {
   /** Small facts (reason, acr, scope, channel...). Never a secret, code, PIN, token or MSISDN. */
   detail?: Record<string, string | number | boolean | null>;
   at?: Date;
+  /** The console staff member who acted (Staff.id). */
+  staffId?: string | null;
 }
 
 /**
@@ -44,6 +48,7 @@ export function auditEventRow(input: AuditInput): Prisma.AuditEventCreateManyInp
     clientId: input.clientId ?? null,
     ip: input.ip ?? null,
     detail: input.detail ? JSON.stringify(input.detail) : null,
+    ...(input.staffId ? { staffId: input.staffId } : {}), // absent otherwise: the hot path's INSERT stays as it was
   };
 }
 

@@ -18,7 +18,7 @@ export function frenchTypography(text: string): string {
 }
 
 /** A copy of a catalogue (or one of its groups) with `fix` applied to every text, functions included. */
-function mapTexts<T>(value: T, fix: (s: string) => string, skip: ReadonlySet<string>): T {
+export function mapTexts<T>(value: T, fix: (s: string) => string, skip: ReadonlySet<string>): T {
   if (typeof value === "string") return fix(value) as T;
   if (typeof value === "function") {
     const f = value as unknown as (...args: unknown[]) => unknown;

@@ -1,0 +1,19 @@
+import { frenchTypography, mapTexts } from "../../i18n/get-messages";
+
+export type ConsoleLanguage = "en" | "fr";
+
+const cache = new WeakMap<object, unknown>();
+
+/**
+ * One of a console catalogue's languages (each area of the console keeps its texts in its own file of
+ * lib/console/messages, as `{ en, fr }`), French with its no-break spaces as the subscriber screens'.
+ */
+export function localise<T extends object>(catalogue: Record<ConsoleLanguage, T>, lang: string): T {
+  if (lang !== "fr") return catalogue.en;
+  let fr = cache.get(catalogue.fr) as T | undefined;
+  if (!fr) {
+    fr = mapTexts(catalogue.fr, frenchTypography, new Set());
+    cache.set(catalogue.fr, fr);
+  }
+  return fr;
+}

@@ -1,0 +1,102 @@
+import { db } from "../db";
+import { config } from "../config";
+import { encryptAtRest, hashSecret, randomToken, uuidV7 } from "../crypto";
+import { AdminError } from "../admin/admin-error";
+import { isStaffRole, type StaffRole } from "./roles";
+import { newTotpSecret, totpUri } from "./totp";
+
+/** What a staff account shows (never its password hash or TOTP secret). */
+export interface StaffRecord {
+  id: string;
+  username: string;
+  role: StaffRole;
+  disabled: boolean;
+  lockedUntil: Date | null;
+  createdAt: Date;
+  lastSignInAt: Date | null;
+}
+
+/** What is shown exactly once when an account is created or reset: the password and the TOTP enrolment. */
+export interface StaffCredentials {
+  username: string;
+  password: string;
+  totpSecret: string;
+  totpUri: string;
+}
+
+const USERNAME = /^[a-z0-9][a-z0-9._-]{1,62}$/;
+
+export function toStaffRecord(row: {
+  id: string; username: string; role: string; disabledAt: Date | null; lockedUntil: Date | null; createdAt: Date;
+  lastSignInAt: Date | null;
+}): StaffRecord {
+  return { id: row.id, username: row.username, role: isStaffRole(row.role) ? row.role : "viewer",
+    disabled: row.disabledAt !== null, lockedUntil: row.lockedUntil, createdAt: row.createdAt, lastSignInAt: row.lastSignInAt };
+}
+
+function checkUsername(username: string): string {
+  const u = username.trim().toLowerCase();
+  if (!USERNAME.test(u)) throw new AdminError("username: 2-63 characters, lower-case letters, digits, '.', '_' or '-'");
+  return u;
+}
+
+function checkRole(role: string): StaffRole {
+  if (!isStaffRole(role)) throw new AdminError("role: viewer, care or admin");
+  return role;
+}
+
+async function freshCredentials(username: string) {
+  const password = randomToken(18); // 144 bits, base64url: typed once into a password manager
+  const totpSecret = newTotpSecret();
+  return {
+    shown: { username, password, totpSecret, totpUri: totpUri(totpSecret, username) } satisfies StaffCredentials,
+    stored: { passwordHash: await hashSecret(password), totpSecret: encryptAtRest(totpSecret, config().KEY_ENCRYPTION_SECRET) },
+  };
+}
+
+/** Creates a staff account with a generated password and TOTP secret, shown once (`staff create`). */
+export async function createStaff({ username, role }: { username: string; role: string }): Promise<StaffCredentials> {
+  const u = checkUsername(username);
+  const r = checkRole(role);
+  const { shown, stored } = await freshCredentials(u);
+  const existing = await db.staff.findUnique({ where: { username: u }, select: { id: true } });
+  if (existing) throw new AdminError(`staff member ${u} exists`);
+  await db.staff.create({ data: { id: uuidV7(), username: u, role: r, ...stored }, select: { id: true } });
+  return shown;
+}
+
+/** New password and TOTP secret (shown once), lockout cleared, every console session of the member ended. */
+export async function resetStaffCredentials(username: string): Promise<StaffCredentials> {
+  const u = checkUsername(username);
+  const { shown, stored } = await freshCredentials(u);
+  const { count } = await db.staff.updateMany({ where: { username: u },
+    data: { ...stored, totpLastStep: 0, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } } });
+  if (count === 0) throw new AdminError(`no staff member ${u}`);
+  return shown;
+}
+
+/** Changes a member's role; their console sessions end (they sign in again with the new role). */
+export async function setStaffRole(username: string, role: string): Promise<StaffRecord> {
+  const r = checkRole(role);
+  return updateStaff(username, { role: r, sessionVersion: { increment: 1 } });
+}
+
+/** Disables (or re-enables) a member; disabling ends their console sessions at once. */
+export async function setStaffDisabled(username: string, disabled: boolean): Promise<StaffRecord> {
+  return updateStaff(username, disabled ? { disabledAt: new Date(), sessionVersion: { increment: 1 } }
+    : { disabledAt: null, failedSignIns: 0, lockedUntil: null });
+}
+
+async function updateStaff(username: string, data: Parameters<typeof db.staff.update>[0]["data"]): Promise<StaffRecord> {
+  const u = checkUsername(username);
+  const row = await db.staff.update({ where: { username: u }, data }).catch((err: unknown) => {
+    if ((err as { code?: string }).code === "P2025") throw new AdminError(`no staff member ${u}`);
+    throw err;
+  });
+  return toStaffRecord(row);
+}
+
+export async function listStaff(): Promise<StaffRecord[]> {
+  const rows = await db.staff.findMany({ orderBy: { username: "asc" } });
+  return rows.map(toStaffRecord);
+}
