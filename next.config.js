@@ -13,7 +13,8 @@ const securityHeaders = [
 const nextConfig = {
   // NEXT_DIST_DIR lets several builds (parallel test runs, benchmarks) live side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "pino", "pg"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "pino", "pg", "prom-client",
+    "@opentelemetry/api"],
   poweredByHeader: false,
   // No automatic 308 from "/path/" to "/path": it copies the whole URL into two response headers
   // (Location and Refresh), so an 8 KB request URL became a 16 KB+ answer that clients refuse;

@@ -1,6 +1,8 @@
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { registerDbPool } from "./metrics/db-pools";
 import { config } from "./config";
 import { isSqliteBusy } from "./store/is-sqlite-busy";
 
@@ -19,7 +21,9 @@ import { isSqliteBusy } from "./store/is-sqlite-busy";
  */
 export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) {
   if (url.startsWith("file:")) return immediateTransactions(new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true }));
-  return new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
+  registerDbPool("prisma", pool); // its connection counts for the metrics (lib/metrics/db-pools.ts)
+  return new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]);
 }
 
 /**

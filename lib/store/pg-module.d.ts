@@ -19,6 +19,9 @@ declare module "pg" {
     connect(): Promise<PoolClient>;
     end(): Promise<void>;
     on(event: "error", listener: (err: Error) => void): this;
+    readonly totalCount: number;
+    readonly idleCount: number;
+    readonly waitingCount: number;
   }
   export const types: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
   const pg: { Pool: typeof Pool; types: typeof types };

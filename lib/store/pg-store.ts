@@ -1,4 +1,5 @@
 import pg, { type Pool, type PoolClient, type PoolConfig } from "pg";
+import { registerDbPool } from "../metrics/db-pools";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow } from "./hot-store";
 import type { LiveSession } from "../sessions/live-session";
@@ -50,6 +51,7 @@ export class PgStore implements HotStore {
     this.pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: connectTimeoutMs } satisfies PoolConfig);
     // An idle connection the server closed must not crash the process; the next query reconnects.
     this.pool.on("error", () => undefined);
+    registerDbPool("store", this.pool);
   }
 
   private prepared(sql: string) {
