@@ -1,4 +1,7 @@
 -- AlterTable
+ALTER TABLE "Client" ADD COLUMN     "disabledAt" TIMESTAMP(3);
+
+-- AlterTable
 ALTER TABLE "AuditEvent" ADD COLUMN     "staffId" TEXT;
 
 -- CreateTable
