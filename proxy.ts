@@ -55,6 +55,6 @@ export const config = {
     // Everything but static assets and the first path segment of every `kind: "api"` endpoint of the
     // registry (lib/http/endpoints.ts), which never renders a React page. Next.js reads this literal at
     // build time, so it cannot be computed: lib/http/endpoints.test.ts fails when it and the table differ.
-    "/((?!_next/static|_next/image|favicon\\.ico|token|premiuminfo|userinfo|revoke|introspect|par|bc-authorize|jwks|\\.well-known|authorize|logout|language|api/|brand/|register|number-verification|sim-swap|kyc-match).*)",
+    "/((?!_next/static|_next/image|favicon\\.ico|token|premiuminfo|userinfo|revoke|introspect|par|bc-authorize|jwks|\\.well-known|authorize|logout|language|api/|brand/|register|number-verification|sim-swap|kyc-match|metrics).*)",
   ],
 };

@@ -3,6 +3,9 @@ import * as authorize from "../app/authorize/route";
 import * as bcAuthorize from "../app/bc-authorize/route";
 import * as discovery from "../app/.well-known/openid-configuration/route";
 import * as health from "../app/api/health/route";
+import * as healthLive from "../app/api/health/live/route";
+import * as healthReady from "../app/api/health/ready/route";
+import * as metrics from "../app/metrics/route";
 import * as introspect from "../app/introspect/route";
 import * as jwks from "../app/jwks/route";
 import * as par from "../app/par/route";
@@ -36,6 +39,9 @@ const modules: Record<LeanPath, Partial<Record<"GET" | "POST", RouteHandler>>> =
   "/par": par,
   "/bc-authorize": bcAuthorize,
   "/api/health": health,
+  "/api/health/live": healthLive,
+  "/api/health/ready": healthReady,
+  "/metrics": metrics,
   "/number-verification/v2/verify": numberVerificationVerify,
   "/number-verification/v2/device-phone-number": devicePhoneNumber,
   "/sim-swap/v2/check": simSwapCheck,

@@ -9,6 +9,7 @@ import { readConsoleStaff, type ConsoleStaff } from "./current-staff";
 import { roleAllows, type StaffRole } from "./roles";
 import { CONSOLE_SIGN_IN_PATH } from "./console-auth";
 import { AdminError } from "../admin/admin-error";
+import { escapeHtml, htmlDocument, PAGE_HEADERS } from "../http/html";
 
 const CSRF_LABEL = "console-form";
 
@@ -24,6 +25,12 @@ export function consoleFormToken(staff: ConsoleStaff): string {
  */
 export type ConsoleActionResult = {
   back: string;
+  /**
+   * A secret to show exactly once (a new client secret, a staff member's password and TOTP enrolment): the
+   * answer to the POST itself is then a 200 page showing it (never stored, never cached, not in a URL or
+   * cookie), with a link to `back`. Reloading it re-sends the form, which the browser asks about first.
+   */
+  show?: ShowOnce;
   done?: string;
   e?: string;
   audit?: Omit<AuditInput, "staffId" | "ip">;
@@ -55,6 +62,7 @@ export function consolePost(role: StaffRole, action: ConsoleAction) {
       }
       const result = await action({ staff, form, ip, req });
       if (result.audit) await recordAuditEvent({ ...result.audit, staffId: staff.id, ip });
+      if (result.show) return showOncePage(result.show, result.back);
       const url = new URL(result.back, "http://console.invalid");
       if (result.done) url.searchParams.set("done", result.done);
       if (result.e) url.searchParams.set("e", result.e);
@@ -71,6 +79,26 @@ export function consolePost(role: StaffRole, action: ConsoleAction) {
 
 function seeOther(path: string): Response {
   return new Response(null, { status: 303, headers: { Location: serviceUrl(path), "Cache-Control": "no-store" } });
+}
+
+/** What a show-once page says, in the member's language (the caller's catalogue). */
+export interface ShowOnce {
+  lang: string;
+  title: string;
+  /** Why it is shown once, what to do with it. */
+  note: string;
+  /** Label and value pairs; values are shown in <code>, selectable. */
+  values: Array<[string, string]>;
+  backLabel: string;
+}
+
+function showOncePage(show: ShowOnce, back: string): Response {
+  const rows = show.values.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><code>${escapeHtml(v)}</code></dd>`).join("");
+  const body = `<main style="font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;line-height:1.5">`
+    + `<h1>${escapeHtml(show.title)}</h1><p>${escapeHtml(show.note)}</p>`
+    + `<dl style="word-break:break-all">${rows}</dl>`
+    + `<p><a href="${escapeHtml(serviceUrl(back))}" style="color:#1e40af">${escapeHtml(show.backLabel)}</a></p></main>`;
+  return new Response(htmlDocument({ lang: show.lang, title: show.title, body }), { status: 200, headers: PAGE_HEADERS });
 }
 
 function badRequest(message: string): Response {

@@ -52,6 +52,11 @@ export const ENDPOINTS = {
   // Not advertised.
   discovery: { path: "/.well-known/openid-configuration", kind: "api", lean: true },
   health: { path: "/api/health", kind: "api", lean: true },
+  /** Liveness and readiness for load balancers and Kubernetes (lib/health, docs/observability.md). */
+  healthLive: { path: "/api/health/live", kind: "api", lean: true },
+  healthReady: { path: "/api/health/ready", kind: "api", lean: true },
+  /** Prometheus metrics, from configured networks or with the bearer token (lib/metrics, docs/observability.md). */
+  metrics: { path: "/metrics", kind: "api", lean: true },
   /** Back from the sign-in screens (lib/oauth/authorize/handle-resume.ts). */
   resume: { path: "/authorize/resume/[id]", kind: "api" },
   /** Where a `prompt=mobile` request waits for the handset (lib/oauth/authorize/handle-mobile-wait.ts). */
@@ -79,7 +84,7 @@ export const ENDPOINTS = {
  * under one of these is a screen, served by Next.js behind proxy.ts. Anything else in app/ must be in
  * ENDPOINTS.
  */
-export const SCREEN_AREAS = ["/", "/interaction", "/handset", "/playground", "/unavailable", "/account"] as const;
+export const SCREEN_AREAS = ["/", "/interaction", "/handset", "/playground", "/unavailable", "/account", "/console"] as const;
 
 type Table = typeof ENDPOINTS;
 type Name = keyof Table;

@@ -11,7 +11,7 @@ import { ConsoleForm, ui } from "@/components/console/console-ui";
 
 const AREAS: Array<{ href: string; key: keyof typeof shellMessages.en.nav; role: StaffRole }> = [
   { href: "/console", key: "home", role: "viewer" },
-  { href: "/console/subscribers", key: "subscribers", role: "viewer" },
+  { href: "/console/subscribers", key: "subscribers", role: "care" },
   { href: "/console/clients", key: "clients", role: "viewer" },
   { href: "/console/keys", key: "keys", role: "viewer" },
   { href: "/console/audit", key: "audit", role: "viewer" },

@@ -8,7 +8,8 @@ import { ui } from "@/components/console/console-ui";
 export default async function ConsoleHome() {
   const { staff, t } = await consolePage("viewer");
   const m = t(shellMessages);
-  const areas = (["subscribers", "clients", "keys", "audit", "limits", "metrics"] as const);
+  const areas = roleAllows(staff.role, "care") ? (["subscribers", "clients", "keys", "audit", "limits", "metrics"] as const)
+    : (["clients", "keys", "audit", "limits", "metrics"] as const);
   return (
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>
