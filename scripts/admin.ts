@@ -33,6 +33,7 @@ const { getClientOrThrow } = await import("../lib/clients/get-client-or-throw");
 const { deleteClient } = await import("../lib/clients/delete-client");
 const { rotateClientSecret } = await import("../lib/clients/rotate-client-secret");
 const { updateClient } = await import("../lib/clients/update-client");
+const { disableClient, enableClient } = await import("../lib/clients/set-client-disabled"); // console (issue 22)
 const { createSubscriber } = await import("../lib/subscribers/create-subscriber");
 const { listSubscribers } = await import("../lib/subscribers/list-subscribers");
 const { getSubscriberByMsisdn } = await import("../lib/subscribers/get-subscriber-by-msisdn");
@@ -69,7 +70,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 // Wire (snake_case) views: the secret and PIN hashes are not part of any record.
 const clientView = (c: ClientRecord) => ({
-  client_id: c.id, client_name: c.name, status: c.status, public: c.isPublic, has_secret: c.hasSecret,
+  client_id: c.id, client_name: c.name, status: c.status, disabled_at: iso(c.disabledAt), public: c.isPublic, has_secret: c.hasSecret,
   redirect_uris: c.redirectUris, post_logout_redirect_uris: c.postLogoutRedirectUris, scopes: c.allowedScopes,
   sector_identifier: c.sectorIdentifier, profile: c.profile, expires_in_format: c.expiresInFormat,
   // Strong client authentication and signed requests (issue 19, docs/client-authentication.md)
@@ -136,7 +137,7 @@ function act<A extends unknown[]>(fn: (...args: A) => Promise<Output>) {
  * the operating-system user as the actor. Read-only commands are not logged.
  */
 const AUDITED = new Set([
-  "client create", "client delete", "client rotate-secret", "client set", "subscriber create", "subscriber set-pin",
+  "client create", "client delete", "client rotate-secret", "client set", "client disable", "client enable", "subscriber create", "subscriber set-pin",
   "subscriber suspend", "subscriber activate", "subscriber unlock", "subscriber withdraw-consent", "device revoke",
   "purge-expired", "keys rotate",
 ]);
@@ -313,7 +314,7 @@ clientGroup.command("list").description("list clients").action(act(async () => {
   return {
     json: { clients: all.map(clientView) },
     text: all.length
-      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
+      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.disabledAt ? " disabled" : ""}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
       : ["No clients."],
   };
 }));
@@ -338,6 +339,23 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
       json: { client_id: clientId, client_secret: clientSecret, secret_stored: false },
       text: ["Client secret replaced; the old one no longer works.", ...secretLines(clientId, clientSecret)],
     };
+  }));
+
+// Disabling (issue 22, docs/operations.md): unknown to every endpoint, tokens revoked; enabling brings it back.
+clientGroup.command("disable <client_id>")
+  .description("disable a client: unknown to every endpoint, its tokens revoked (enable brings it back)")
+  .action(act(async (clientId: string) => {
+    const { revokedTokens } = await disableClient({ clientId });
+    return {
+      json: { disabled: clientId, revoked_tokens: revokedTokens },
+      text: [`Client ${clientId} disabled; ${revokedTokens} token(s) revoked. Other instances refuse it within 30 s.`],
+    };
+  }));
+
+clientGroup.command("enable <client_id>").description("enable a disabled client (its revoked tokens stay revoked)")
+  .action(act(async (clientId: string) => {
+    await enableClient({ clientId });
+    return { json: { enabled: clientId }, text: [`Client ${clientId} enabled.`] };
   }));
 
 cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true) // issue 19, CIBA (issue 20)

@@ -48,9 +48,17 @@ export interface RegisteredClient {
 
 const words = (value: string) => value.split(" ").filter(Boolean);
 
-/** Client records are read on every protocol request and change rarely: cached for a bounded time. */
-const CACHE_MS = 30_000;
-const cache = new Map<string, { at: number; client: RegisteredClient | null }>();
+/**
+ * Client records are read on every protocol request and change rarely: cached for a bounded time (30 s: a
+ * change made by another process, the CLI or a second instance, is seen within that). The cache lives on
+ * globalThis so the Next.js bundle (the console, which invalidates it) and the lean server bundle (the
+ * protocol endpoints) of one process share it: each bundle has its own copy of this module.
+ */
+export const CLIENT_CACHE_MS = 30_000;
+type ClientCache = Map<string, { at: number; client: RegisteredClient | null }>;
+const CACHE_KEY = Symbol.for("operator-identity.client-cache");
+const shared = globalThis as { [CACHE_KEY]?: ClientCache };
+const cache: ClientCache = (shared[CACHE_KEY] ??= new Map());
 
 export function toRegisteredClient(row: Client): RegisteredClient {
   return {
@@ -86,21 +94,22 @@ export function toRegisteredClient(row: Client): RegisteredClient {
 }
 
 /**
- * The client registered under `clientId`, or null when unknown. Disabled clients are returned with
- * `active: false` so callers can tell "unknown" from "disabled" in logs but refuse both.
+ * The client registered under `clientId`, or null when unknown or disabled by the operator (`disabledAt`, the
+ * console's "disable": unknown to every endpoint; the check rides on this one cached read). Clients whose
+ * `status` is not active are returned with `active: false`; callers refuse both.
  */
 export async function getClient({ clientId }: { clientId: string }): Promise<RegisteredClient | null> {
   if (!clientId || clientId.length > 200) return null;
   const hit = cache.get(clientId);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.client;
+  if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.client;
   const row = await db.client.findUnique({ where: { id: clientId } });
-  const client = row ? toRegisteredClient(row) : null;
+  const client = row && row.disabledAt === null ? toRegisteredClient(row) : null;
   cache.set(clientId, { at: Date.now(), client });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
   return client;
 }
 
-/** Drops a client from this process's cache (after the admin CLI changed it in this process). */
+/** Drops a client from this process's cache (both bundles'; other processes see the change within CLIENT_CACHE_MS). */
 export function invalidateClient({ clientId }: { clientId: string }) {
   cache.delete(clientId);
 }

@@ -3,7 +3,7 @@ import { AdminError } from "../admin/admin-error";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { defaultExpiresInFormat, type ClientProfile } from "./client-profile";
-import { checkProfile } from "./client-fields";
+import { checkProfile, checkRedirectUri, checkScopes } from "./client-fields";
 import { checkSecurityRules, securityColumns, toAuthMethod, type ClientSecurityInput } from "./client-security";
 
 export interface ClientChanges extends ClientSecurityInput {
@@ -15,17 +15,38 @@ export interface ClientChanges extends ClientSecurityInput {
   /** `timestamp`: the interface's absolute `expires_in`; `seconds`: RFC 6749 §5.1 (what the SDKs read). */
   expiresInFormat?: "timestamp" | "seconds";
   status?: "active" | "disabled";
+  /**
+   * Exact redirect URIs (at least one). The pairwise sector stays as registered: the subject identifiers the
+   * client holds depend on it.
+   */
+  redirectUris?: readonly string[];
+  postLogoutRedirectUris?: readonly string[];
+  /** Allowed scopes (openid among them). */
+  scopes?: readonly string[];
 }
 
 /**
- * Changes a client's token options, strong-authentication options (client-security.ts) or status;
+ * Changes a client's redirect and post-logout URIs, scopes, token options, strong-authentication options
+ * (client-security.ts) or status;
  * returns the updated record. The options are checked together with the ones the client keeps.
  */
 export async function updateClient({ clientId, changes }: { clientId: string; changes: ClientChanges }): Promise<ClientRecord> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ClientChanges;
   if (Object.keys(given).length === 0) throw new AdminError("nothing to change");
-  const { profile, expiresInFormat, status, ...securityInput } = given;
+  const { profile, expiresInFormat, status, redirectUris, postLogoutRedirectUris, scopes, ...securityInput } = given;
   const data: Record<string, unknown> = { ...(await securityColumns(securityInput)) };
+  if (redirectUris !== undefined) {
+    const unique = [...new Set(redirectUris)];
+    if (unique.length === 0) throw new AdminError("at least one redirect URI is required");
+    unique.forEach((u) => checkRedirectUri(u));
+    data.redirectUris = JSON.stringify(unique);
+  }
+  if (postLogoutRedirectUris !== undefined) {
+    const unique = [...new Set(postLogoutRedirectUris)];
+    unique.forEach((u) => checkRedirectUri(u, "post-logout redirect URI"));
+    data.postLogoutRedirectUris = JSON.stringify(unique);
+  }
+  if (scopes !== undefined) data.allowedScopes = checkScopes(scopes).join(" ");
   if (status !== undefined) data.status = status;
   if (expiresInFormat !== undefined) data.expiresInFormat = expiresInFormat;
   if (profile !== undefined) {

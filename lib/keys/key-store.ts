@@ -22,10 +22,17 @@ interface KeySet {
   keys: LoadedKey[];
 }
 
-/** Keys are cached per process for a bounded time so other instances' rotations are picked up. */
-const CACHE_MS = 60_000;
-let cache: KeySet | undefined;
-let loading: Promise<KeySet> | undefined;
+/**
+ * Keys are cached per process for a bounded time (60 s) so other processes' rotations (the CLI, a second
+ * instance) are picked up. The cache lives on globalThis so both bundles of one process (Next.js: the
+ * console, which rotates; the lean server: /jwks, /token) share it and a rotation here is seen at once.
+ */
+export const KEY_CACHE_MS = 60_000;
+const CACHE_KEY = Symbol.for("operator-identity.key-cache");
+/** `generation` moves on each invalidation, so a load begun before it is neither joined nor kept. */
+type KeyCache = { set?: KeySet; loading?: { generation: number; promise: Promise<KeySet> }; generation: number };
+const shared = globalThis as { [CACHE_KEY]?: KeyCache };
+const state: KeyCache = (shared[CACHE_KEY] ??= { generation: 0 });
 
 const ALG_BY_USE: Record<KeyUse, string> = { sig: SIGNING_ALG, enc: "RSA1_5" };
 
@@ -46,8 +53,7 @@ export async function createKey({ use, status }: { use: KeyUse; status: "next" |
       activatedAt: status === "active" ? new Date() : null,
     },
   });
-  invalidateKeyCache();
-  return row;
+  return row; // the caller invalidates the cache (rotateKeys), or is the loader itself
 }
 
 function findPublished(now: Date) {
@@ -90,15 +96,25 @@ async function loadKeys(): Promise<KeySet> {
 
 /** All usable keys (next, active, and retired ones still published), from the cache when fresh. */
 export async function getKeys(): Promise<LoadedKey[]> {
-  if (cache && Date.now() - cache.loadedAt < CACHE_MS) return cache.keys;
-  loading ??= loadKeys().finally(() => (loading = undefined));
-  cache = await loading;
-  return cache.keys;
+  const fresh = state.set;
+  if (fresh && Date.now() - fresh.loadedAt < KEY_CACHE_MS) return fresh.keys;
+  const generation = state.generation;
+  if (state.loading?.generation !== generation) {
+    const loading = { generation, promise: loadKeys() };
+    state.loading = loading;
+    void loading.promise.finally(() => {
+      if (state.loading === loading) state.loading = undefined;
+    }).catch(() => {});
+  }
+  const set = await state.loading!.promise;
+  if (state.generation === generation) state.set = set;
+  return set.keys;
 }
 
-/** Drops the cached key set (after a rotation in this process). */
+/** Drops the cached key set (after a rotation in this process; both bundles share it). */
 export function invalidateKeyCache() {
-  cache = undefined;
+  state.set = undefined;
+  state.generation++;
 }
 
 /** The key currently used for `use` (the oldest active one, so every instance agrees). */

@@ -149,13 +149,15 @@ const NO_CLIENT_HASH = sha256("no such client");
 
 /**
  * The dynamic client that `token` is the registration access token of (RFC 7592 §3): constant-time
- * comparison of SHA-256s; an unknown client, an operator-registered one and a wrong token get one answer.
+ * comparison of SHA-256s; an unknown or disabled client, an operator-registered one and a wrong token get one
+ * answer.
  */
 async function authorizedClient(clientId: string, token: string): Promise<Client> {
   const row = clientId.length <= 200 && token
     ? await db.client.findUnique({ where: { id: clientId } })
     : null;
-  const stored = row?.registeredBy === "dynamic" ? row.registrationAccessTokenHash : null;
+  // A client the operator disabled is unknown here too (lib/clients/set-client-disabled.ts).
+  const stored = row?.registeredBy === "dynamic" && row.disabledAt === null ? row.registrationAccessTokenHash : null;
   const ok = safeEqual(sha256(token), stored ?? NO_CLIENT_HASH) && stored !== null;
   if (!ok || !row) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
   return row;

@@ -1,0 +1,26 @@
+import type { ConsoleAction } from "../console-post";
+import { AdminError } from "../../admin/admin-error";
+import { rotateKeys } from "../../keys/rotate-keys";
+import { unpublishKey } from "../../keys/unpublish-key";
+
+// The console's key actions (app/console/(app)/keys/<verb>/route.ts, admin only), audited `console_keys_<verb>`.
+
+/** Rotates the `use` (sig or enc) key like `keys rotate --use`. */
+export const rotateKeysAction: ConsoleAction = async ({ form }) => {
+  const use = form.get("use");
+  if (use !== "sig" && use !== "enc") throw new AdminError("use must be sig or enc");
+  const r = await rotateKeys({ use });
+  return { back: "/console/keys", done: "rotated",
+    audit: { type: "console_keys_rotate", outcome: "success", detail: { use, activated: r.activated, next: r.next } } };
+};
+
+/**
+ * Ends a retired key's publication early (lib/keys/unpublish-key.ts), only with the form's explicit
+ * confirmation (`confirm=yes`, a checkbox saying what stops verifying); without it nothing changes.
+ */
+export const unpublishKeyAction: ConsoleAction = async ({ form }) => {
+  if (form.get("confirm") !== "yes") return { back: "/console/keys", e: "confirm" };
+  const { kid, use } = await unpublishKey({ kid: form.get("kid") ?? "" });
+  return { back: "/console/keys", done: "unpublished",
+    audit: { type: "console_keys_unpublish", outcome: "success", detail: { kid, use } } };
+};
