@@ -1,6 +1,7 @@
 import type { ConsoleAction } from "../console-post";
 import { AdminError } from "../../admin/admin-error";
 import { rotateKeys } from "../../keys/rotate-keys";
+import { KEY_CACHE_MS } from "../../keys/key-store";
 import { unpublishKey } from "../../keys/unpublish-key";
 
 // The console's key actions (app/console/(app)/keys/<verb>/route.ts, admin only), audited `console_keys_<verb>`.
@@ -9,7 +10,8 @@ import { unpublishKey } from "../../keys/unpublish-key";
 export const rotateKeysAction: ConsoleAction = async ({ form }) => {
   const use = form.get("use");
   if (use !== "sig" && use !== "enc") throw new AdminError("use must be sig or enc");
-  const r = await rotateKeys({ use });
+  // A second click within a minute would activate a key other instances do not publish yet (docs/operations.md).
+  const r = await rotateKeys({ use, minNextAgeMs: KEY_CACHE_MS });
   return { back: "/console/keys", done: "rotated",
     audit: { type: "console_keys_rotate", outcome: "success", detail: { use, activated: r.activated, next: r.next } } };
 };
