@@ -1,14 +1,17 @@
 import { db } from "../db";
 import { AdminError } from "../admin/admin-error";
 import { invalidateClient } from "./get-client";
+import { ACCOUNT_CLIENT_ID } from "./account-client-id";
 
 /**
  * Disables a client (the console's and `client disable`): `disabledAt` is set, so getClient no longer knows it
  * (invalid_client everywhere, the unknown-client page at /authorize); in the same transaction its unused codes
  * are deleted and its tokens revoked (access, refresh and client_credentials tokens: the resource endpoints do
- * not all read the client). Grants (remembered consent) are kept. Already disabled: refused.
+ * not all read the client). Grants (remembered consent) are kept. Already disabled: refused; so is the service's
+ * own account client (lib/clients/account-client-id.ts), without which subscribers cannot open their account page.
  */
 export async function disableClient({ clientId }: { clientId: string }): Promise<{ revokedTokens: number }> {
+  if (clientId === ACCOUNT_CLIENT_ID) throw new AdminError("the service's own account client cannot be disabled");
   const now = new Date();
   const [updated, , access, refresh, clientTokens] = await db.$transaction([
     db.client.updateMany({ where: { id: clientId, disabledAt: null }, data: { disabledAt: now } }),

@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, inject, it } from "vitest";
+import { TEST_SECRETS } from "../../support/server";
 import {
   authorize, baseUrl, createTestSubscriber, db, expectCallback, expectErrorPage, grant, requestFor, signedInBrowser,
 } from "../../support/authorize-support";
@@ -195,5 +199,34 @@ describe("console clients (viewer, care)", () => {
   it("answers an unknown client id with 404", async () => {
     const s = await consoleSignIn(baseUrl, await createTestStaff("viewer"));
     expect((await s.get("/console/clients/no-such-client")).status).toBe(404);
+  });
+});
+
+describe("client disable / enable in the admin CLI", () => {
+  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const cli = (...args: string[]) => new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--json"], {
+      cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: inject("databaseUrl") }, timeout: 60_000,
+    }, (err, stdout) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout }));
+  });
+
+  it("disables (tokens revoked at once, audited) and enables a client; a second disable is an error", { timeout: 90_000 }, async () => {
+    const s = await consoleSignIn(baseUrl, await createTestStaff("admin"));
+    const client = await createViaConsole(s);
+    const { access_token } = (await (await exchange(client, client.secret!, await codeFor(client))).json()) as { access_token: string };
+    const off = await cli("client", "disable", client.id);
+    expect(off.code).toBe(0);
+    const out = JSON.parse(off.stdout) as { disabled: string; revoked_tokens: number };
+    expect(out.disabled).toBe(client.id);
+    expect(out.revoked_tokens).toBeGreaterThanOrEqual(1);
+    expect((await userinfo(access_token)).status).toBe(401);
+    const again = await cli("client", "disable", client.id);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stdout).error).toMatch(/already disabled/);
+    const on = await cli("client", "enable", client.id);
+    expect(JSON.parse(on.stdout)).toEqual({ enabled: client.id });
+    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).disabledAt).toBeNull();
+    expect(await db.auditEvent.count({ where: { clientId: client.id, type: { in: ["admin_client_disable", "admin_client_enable"] } } }))
+      .toBe(2);
   });
 });
