@@ -2,6 +2,7 @@ import { consolePage } from "@/lib/console/console-page";
 import { keysMessages } from "@/lib/console/messages/keys";
 import { roleAllows } from "@/lib/console/roles";
 import { listKeys } from "@/lib/keys/list-keys";
+import { getKeys } from "@/lib/keys/key-store";
 import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -14,6 +15,7 @@ export default async function ConsoleKeys({ searchParams }: Props) {
   const { staff, csrfToken, t } = await consolePage("viewer");
   const m = t(keysMessages);
   const q = await searchParams;
+  await getKeys(); // creates the key set on a fresh database, as the first signature would (cached otherwise)
   const keys = await listKeys();
   const admin = roleAllows(staff.role, "admin");
   const when = (at: Date | null) => (at ? at.toISOString().replace(/\.\d+Z$/, "Z") : "–");
