@@ -46,6 +46,7 @@ const { toSubscriberRecord } = await import("../lib/subscribers/subscriber-recor
 const { normaliseMsisdnOrThrow } = await import("../lib/subscribers/normalise-msisdn-or-throw");
 const { listKeys } = await import("../lib/keys/list-keys");
 const { rotateKeys } = await import("../lib/keys/rotate-keys");
+const { unpublishKey } = await import("../lib/keys/unpublish-key"); // console (issue 22)
 const { getActiveKey } = await import("../lib/keys/key-store");
 const { encryptMsisdn } = await import("../lib/oauth/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
@@ -139,7 +140,7 @@ function act<A extends unknown[]>(fn: (...args: A) => Promise<Output>) {
 const AUDITED = new Set([
   "client create", "client delete", "client rotate-secret", "client set", "client disable", "client enable", "subscriber create", "subscriber set-pin",
   "subscriber suspend", "subscriber activate", "subscriber unlock", "subscriber withdraw-consent", "device revoke",
-  "purge-expired", "keys rotate",
+  "purge-expired", "keys rotate", "keys unpublish",
 ]);
 program.hook("postAction", async (_program, command) => {
   const group = command.parent && command.parent !== program ? command.parent.name() : "";
@@ -602,6 +603,15 @@ keyGroup.command("rotate").description("activate the published next key, retire 
       json: { use: o.use, activated: r.activated, retired: r.retired, next: r.next },
       text: [`Rotated ${o.use} key: ${r.activated} active, ${r.retired} retired (still published until tokens expire), ${r.next} next.`],
     };
+  }));
+
+keyGroup.command("unpublish <kid>")
+  .description("remove a retired key from the JWKS before its remove-after time (tokens it signed stop verifying)")
+  .option("--confirm", "required: id tokens and logout tokens it signed no longer verify at relying parties")
+  .action(act(async (kid: string, o: { confirm?: boolean }) => {
+    if (!o.confirm) throw new AdminError("add --confirm: tokens signed by this key will no longer verify at relying parties");
+    const r = await unpublishKey({ kid });
+    return { json: { unpublished: r.kid, use: r.use }, text: [`Key ${r.kid} (${r.use}) removed from the JWKS.`] };
   }));
 
 // ---- dynamic client registration (issue 18: RFC 7591 initial access tokens, docs/registration.md) ----

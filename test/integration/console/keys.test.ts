@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, inject, it } from "vitest";
+import { TEST_SECRETS } from "../../support/server";
 import { decodeProtectedHeader } from "jose";
 import {
   authorize, baseUrl, createTestClient, createTestSubscriber, db, expectCallback, grant, requestFor, signedInBrowser,
@@ -78,5 +82,24 @@ describe("console signing keys", () => {
         expect(r.status, `${role} ${verb}`).toBe(403);
       }
     }
+  });
+});
+
+describe("keys unpublish in the admin CLI", () => {
+  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const cli = (...args: string[]) => new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/admin.ts", ...args, "--json"], {
+      cwd: root, env: { ...process.env, ...TEST_SECRETS, DATABASE_URL: inject("databaseUrl") }, timeout: 60_000,
+    }, (err, stdout) => resolve({ code: err ? 1 : 0, stdout }));
+  });
+
+  it("needs --confirm and refuses the active key", { timeout: 90_000 }, async () => {
+    const active = (await db.key.findFirstOrThrow({ where: { use: "sig", status: "active" } })).kid;
+    const bare = await cli("keys", "unpublish", active);
+    expect(bare.code).toBe(1);
+    expect(JSON.parse(bare.stdout).error).toMatch(/--confirm/);
+    const refused = await cli("keys", "unpublish", active, "--confirm");
+    expect(JSON.parse(refused.stdout).error).toMatch(/only a retired key/);
+    expect(await jwksKids()).toContain(active);
   });
 });
