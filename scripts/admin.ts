@@ -71,7 +71,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 // Wire (snake_case) views: the secret and PIN hashes are not part of any record.
 const clientView = (c: ClientRecord) => ({
-  client_id: c.id, client_name: c.name, status: c.status, disabled_at: iso(c.disabledAt), public: c.isPublic, has_secret: c.hasSecret,
+  client_id: c.id, client_name: c.name, status: c.status, public: c.isPublic, has_secret: c.hasSecret,
   redirect_uris: c.redirectUris, post_logout_redirect_uris: c.postLogoutRedirectUris, scopes: c.allowedScopes,
   sector_identifier: c.sectorIdentifier, profile: c.profile, expires_in_format: c.expiresInFormat,
   // Strong client authentication and signed requests (issue 19, docs/client-authentication.md)
@@ -315,7 +315,7 @@ clientGroup.command("list").description("list clients").action(act(async () => {
   return {
     json: { clients: all.map(clientView) },
     text: all.length
-      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.disabledAt ? " disabled" : ""}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
+      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
       : ["No clients."],
   };
 }));
@@ -369,12 +369,18 @@ cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true)
   .action(act(async (clientId: string, o: {
     profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
   } & LogoutOptions & SecurityOptions & CibaOptions) => {
-    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, status: o.status, ...securityChanges(o),
+    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, ...securityChanges(o),
       ...cibaChanges(o) }; // CIBA (issue 20)
-    const logoutOnly = Object.values(logoutChanges(o)).some((v) => v !== undefined) // logout (issue 18)
+    const logoutOnly = (Object.values(logoutChanges(o)).some((v) => v !== undefined) || o.status !== undefined)
       && Object.values(changes).every((v) => v === undefined);
-    const view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) : await updateClient({ clientId, changes }));
+    let view = clientView(logoutOnly ? await getClientOrThrow({ clientId }) : await updateClient({ clientId, changes }));
     const logout = await setClientLogout({ clientId, changes: logoutChanges(o) }); // logout (issue 18)
+    // --status is `client disable|enable` (one home: lib/clients/set-client-disabled.ts, which revokes the tokens),
+    // applied once the other changes were accepted.
+    if (o.status && view.status !== o.status) {
+      await (o.status === "disabled" ? disableClient({ clientId }) : enableClient({ clientId }));
+      view = clientView(await getClientOrThrow({ clientId }));
+    }
     return { json: { client: { ...view, ...logout } }, text: [`Client ${clientId} updated.`, ...describe({ ...view, ...logout })] };
   }));
 

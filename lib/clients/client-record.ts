@@ -5,8 +5,6 @@ import { toRegisteredClient, type RegisteredClient } from "./get-client";
 export type ClientRecord = Omit<RegisteredClient, "secretHash" | "secretSealed"> & {
   hasSecret: boolean;
   status: string;
-  /** Set while the operator has disabled the client (lib/clients/set-client-disabled.ts). */
-  disabledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -14,5 +12,5 @@ export type ClientRecord = Omit<RegisteredClient, "secretHash" | "secretSealed">
 /** Maps a client row to its operator view (the secret hash never leaves the database layer). */
 export function toClientRecord(row: Client): ClientRecord {
   const { secretHash, secretSealed: _sealed, ...rest } = toRegisteredClient(row);
-  return { ...rest, hasSecret: secretHash !== null, status: row.status, disabledAt: row.disabledAt, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return { ...rest, hasSecret: secretHash !== null, status: row.status, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

@@ -94,16 +94,15 @@ export function toRegisteredClient(row: Client): RegisteredClient {
 }
 
 /**
- * The client registered under `clientId`, or null when unknown or disabled by the operator (`disabledAt`, the
- * console's "disable": unknown to every endpoint; the check rides on this one cached read). Clients whose
- * `status` is not active are returned with `active: false`; callers refuse both.
+ * The client registered under `clientId`, or null when unknown. Disabled clients (lib/clients/set-client-disabled.ts)
+ * are returned with `active: false` so callers can tell "unknown" from "disabled" in logs but refuse both.
  */
 export async function getClient({ clientId }: { clientId: string }): Promise<RegisteredClient | null> {
   if (!clientId || clientId.length > 200) return null;
   const hit = cache.get(clientId);
   if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.client;
   const row = await db.client.findUnique({ where: { id: clientId } });
-  const client = row && row.disabledAt === null ? toRegisteredClient(row) : null;
+  const client = row ? toRegisteredClient(row) : null;
   cache.set(clientId, { at: Date.now(), client });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
   return client;

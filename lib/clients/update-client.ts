@@ -14,7 +14,6 @@ export interface ClientChanges extends ClientSecurityInput {
   profile?: ClientProfile;
   /** `timestamp`: the interface's absolute `expires_in`; `seconds`: RFC 6749 §5.1 (what the SDKs read). */
   expiresInFormat?: "timestamp" | "seconds";
-  status?: "active" | "disabled";
   /**
    * Exact redirect URIs (at least one). The pairwise sector stays as registered: the subject identifiers the
    * client holds depend on it.
@@ -27,13 +26,13 @@ export interface ClientChanges extends ClientSecurityInput {
 
 /**
  * Changes a client's redirect and post-logout URIs, scopes, token options, strong-authentication options
- * (client-security.ts) or status;
+ * (client-security.ts); disabling and enabling are lib/clients/set-client-disabled.ts (they revoke tokens);
  * returns the updated record. The options are checked together with the ones the client keeps.
  */
 export async function updateClient({ clientId, changes }: { clientId: string; changes: ClientChanges }): Promise<ClientRecord> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ClientChanges;
   if (Object.keys(given).length === 0) throw new AdminError("nothing to change");
-  const { profile, expiresInFormat, status, redirectUris, postLogoutRedirectUris, scopes, ...securityInput } = given;
+  const { profile, expiresInFormat, redirectUris, postLogoutRedirectUris, scopes, ...securityInput } = given;
   const data: Record<string, unknown> = { ...(await securityColumns(securityInput)) };
   if (redirectUris !== undefined) {
     const unique = [...new Set(redirectUris)];
@@ -47,7 +46,6 @@ export async function updateClient({ clientId, changes }: { clientId: string; ch
     data.postLogoutRedirectUris = JSON.stringify(unique);
   }
   if (scopes !== undefined) data.allowedScopes = checkScopes(scopes).join(" ");
-  if (status !== undefined) data.status = status;
   if (expiresInFormat !== undefined) data.expiresInFormat = expiresInFormat;
   if (profile !== undefined) {
     data.profile = checkProfile(profile);

@@ -157,7 +157,7 @@ async function authorizedClient(clientId: string, token: string): Promise<Client
     ? await db.client.findUnique({ where: { id: clientId } })
     : null;
   // A client the operator disabled is unknown here too (lib/clients/set-client-disabled.ts).
-  const stored = row?.registeredBy === "dynamic" && row.disabledAt === null ? row.registrationAccessTokenHash : null;
+  const stored = row?.registeredBy === "dynamic" && row.status === "active" ? row.registrationAccessTokenHash : null;
   const ok = safeEqual(sha256(token), stored ?? NO_CLIENT_HASH) && stored !== null;
   if (!ok || !row) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
   return row;

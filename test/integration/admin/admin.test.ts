@@ -365,7 +365,7 @@ describe("admin domain rules", () => {
     await expect(createClient({ name: "Two", ...twoHosts })).rejects.toThrow(/--sector-identifier/);
     const ok = await createClient({ name: "Two", ...twoHosts, sectorIdentifier: "example.com" });
     expect(ok.client.sectorIdentifier).toBe("example.com");
-    await expect(updateClient({ clientId: "nope", changes: { status: "disabled" } })).rejects.toBeInstanceOf(AdminError);
+    await expect(updateClient({ clientId: "nope", changes: { scopes: ["openid"] } })).rejects.toBeInstanceOf(AdminError);
   });
 
   it("deleting a client revokes its tokens; suspending a subscriber ends sessions and revokes tokens", async () => {

@@ -132,7 +132,7 @@ describe("console clients (admin)", () => {
     const res = await s.post("/console/clients/disable", { client_id: client.id }, `/console/clients/${client.id}`);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toContain("done=disabled");
-    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).disabledAt).not.toBeNull();
+    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).status).toBe("disabled");
 
     expect((await userinfo(first.access_token)).status).toBe(401);
     const premium = await fetch(`${baseUrl}/premiuminfo`, { headers: { authorization: `Bearer ${first.access_token}` } });
@@ -193,7 +193,7 @@ describe("console clients (viewer, care)", () => {
       const who = await db.staff.findUniqueOrThrow({ where: { username: staff.username } });
       expect(await db.auditEvent.count({ where: { staffId: who.id, outcome: "denied" } })).toBe(5);
     }
-    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).disabledAt).toBeNull();
+    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).status).toBe("active");
   });
 
   it("answers an unknown client id with 404", async () => {
@@ -225,7 +225,7 @@ describe("client disable / enable in the admin CLI", () => {
     expect(JSON.parse(again.stdout).error).toMatch(/already disabled/);
     const on = await cli("client", "enable", client.id);
     expect(JSON.parse(on.stdout)).toEqual({ enabled: client.id });
-    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).disabledAt).toBeNull();
+    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).status).toBe("active");
     expect(await db.auditEvent.count({ where: { clientId: client.id, type: { in: ["admin_client_disable", "admin_client_enable"] } } }))
       .toBe(2);
   });

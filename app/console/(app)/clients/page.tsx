@@ -36,7 +36,7 @@ export default async function ConsoleClients() {
                 <td className={ui.td}>{c.name}</td>
                 <td className={ui.td}>{c.profile}</td>
                 <td className={ui.td}>{m.type[c.isPublic ? "public" : "confidential"]}</td>
-                <td className={ui.td}>{m.state[c.disabledAt ? "disabled" : "enabled"]}</td>
+                <td className={ui.td}>{m.state[c.status === "disabled" ? "disabled" : "enabled"]}</td>
               </tr>
             ))}
           </tbody>

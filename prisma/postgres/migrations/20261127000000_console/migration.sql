@@ -1,7 +1,4 @@
 -- AlterTable
-ALTER TABLE "Client" ADD COLUMN     "disabledAt" TIMESTAMP(3);
-
--- AlterTable
 ALTER TABLE "AuditEvent" ADD COLUMN     "staffId" TEXT;
 
 -- CreateTable

@@ -34,8 +34,7 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
   const rows: Array<[string, React.ReactNode]> = [
     [d.id, <code key="id">{c.id}</code>],
     [d.name, c.name],
-    [d.state, m.state[c.disabledAt ? "disabled" : "enabled"]],
-    ...(c.disabledAt ? [[d.disabledAt, when(c.disabledAt)] as [string, React.ReactNode]] : []),
+    [d.state, m.state[c.status === "disabled" ? "disabled" : "enabled"]],
     [d.type, m.type[c.isPublic ? "public" : "confidential"]],
     [d.secret, c.hasSecret ? d.secretSet : d.secretNone],
     [d.profile, c.profile],
@@ -90,12 +89,12 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
             </section>
           )}
           <section className={ui.section} aria-labelledby="state">
-            <h2 id="state" className={ui.h2}>{c.disabledAt ? m.enable.title : m.disable.title}</h2>
-            <p>{c.disabledAt ? m.enable.note : m.disable.note}</p>
-            <ConsoleForm action={c.disabledAt ? "/console/clients/enable" : "/console/clients/disable"} csrfToken={csrfToken}>
+            <h2 id="state" className={ui.h2}>{c.status === "disabled" ? m.enable.title : m.disable.title}</h2>
+            <p>{c.status === "disabled" ? m.enable.note : m.disable.note}</p>
+            <ConsoleForm action={c.status === "disabled" ? "/console/clients/enable" : "/console/clients/disable"} csrfToken={csrfToken}>
               <input type="hidden" name="client_id" value={c.id} />
-              <button type="submit" className={c.disabledAt ? ui.button : ui.danger}>
-                {c.disabledAt ? m.enable.submit : m.disable.submit}
+              <button type="submit" className={c.status === "disabled" ? ui.button : ui.danger}>
+                {c.status === "disabled" ? m.enable.submit : m.disable.submit}
               </button>
             </ConsoleForm>
           </section>
