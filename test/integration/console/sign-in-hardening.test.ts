@@ -22,7 +22,7 @@ describe("console sign-in hardening", () => {
     const staff = await createTestStaff("viewer");
     const from = loopbackAddress();
     for (let i = 1; i <= STAFF_FAILURES_BEFORE_LOCKOUT; i++) {
-      const e = await refusal(consoleSignIn(baseUrl, { ...staff, password: `wrong-${i}` }, undefined, { from }));
+      const e = await refusal(consoleSignIn(baseUrl, { ...staff, password: `wrong-${i}` }, "000000", { from }));
       expect(e).toBe(i < STAFF_FAILURES_BEFORE_LOCKOUT ? "invalid" : "locked");
     }
     expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from }))).toBe("locked");
@@ -60,7 +60,9 @@ describe("console sign-in hardening", () => {
     }
     const staff = await createTestStaff("viewer");
     expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from }))).toBe("limited");
-    const page = await (await fetchFrom(`${baseUrl}/console/sign-in?e=limited`, {}, from)).text();
+    const signin = await fetch(`${baseUrl}/console/auth/signin?callbackUrl=%2Fconsole`, { redirect: "manual" });
+    const csrfCookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const page = await (await fetchFrom(`${baseUrl}/console/sign-in?e=limited`, { headers: { cookie: csrfCookie } }, from)).text();
     expect(page).toContain("Too many failed sign-ins from your network");
     expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from: loopbackAddress() }))).toBe("signed in");
     const limited = await db.auditEvent.count({ where: { type: "staff_sign_in", outcome: "throttled", ip: from } });
