@@ -36,7 +36,7 @@ test.describe("in French", () => {
     await page.getByLabel("Code de l'application d'authentification").fill("000000");
     await page.getByRole("button", { name: "Se connecter" }).click();
     await expect(page).toHaveURL(/\/console\/sign-in\?e=invalid/);
-    await expect(page.getByRole("alert")).toContainText("L'identifiant, le mot de passe ou le code n'est pas correct.");
+    await expect(page.locator('p[role="alert"]')).toContainText("L'identifiant, le mot de passe ou le code n'est pas correct.");
     await expectAccessible(page, "console-sign-in-refused-fr");
     await signInToConsole(page, staff, { lang: "fr" });
     await expect(page.getByText(`Connecté en tant que ${staff.username}`)).toBeVisible();

@@ -46,7 +46,7 @@ test("an admin cannot disable themself: the page says why", async ({ page }) => 
   const admin = await consoleAs(page, "admin");
   await page.goto(`${baseUrl()}/console/staff`);
   await page.getByRole("button", { name: `Disable: ${admin.username}` }).click();
-  await expect(page.getByRole("alert")).toContainText("You cannot disable yourself");
+  await expect(page.locator('p[role="alert"]')).toContainText("You cannot disable yourself");
   await expectAccessible(page, "console-staff-refused");
 });
 
@@ -66,7 +66,7 @@ test("a care member gets 403 on the staff page and has no link to it", async ({ 
 
 test.describe("in French", () => {
   test.use({ locale: "fr-FR" });
-  test("the staff page and a refusal read in French and are accessible", async ({ page }) => {
+  test("the staff page and the show-once page read in French and are accessible", async ({ page }) => {
     await consoleAs(page, "admin", { lang: "fr" });
     await page.goto(`${baseUrl()}/console/staff`);
     await expect(page.getByRole("heading", { level: 1, name: "Personnel" })).toBeVisible();
@@ -88,11 +88,15 @@ test.describe("without JavaScript", () => {
     await page.goto(`${baseUrl()}/console/staff`);
     await page.getByLabel(`New role for ${member.username}`).selectOption("care");
     await page.getByRole("button", { name: `Change role: ${member.username}` }).click();
-    await expect(page.getByRole("status")).toContainText("The role was changed");
+    await expect(page.locator('p[role="status"]')).toContainText("The role was changed");
     await expect(page.getByRole("row", { name: new RegExp(member.username) })).toContainText("customer care");
     await page.getByRole("button", { name: `Reset password and code: ${member.username}` }).click();
     await expect(page.getByRole("heading", { name: `New credentials for ${member.username}` })).toBeVisible();
-    await expectAccessible(page, "console-staff-reset-nojs", { scriptless: true });
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    // (axe's scriptless run re-loads the address, which a POST's answer does not have: axe checks the same page with
+    // JavaScript in the tests above.)
+    await page.getByRole("link", { name: "Back to the staff page" }).click();
+    await expectAccessible(page, "console-staff-nojs", { scriptless: true });
   });
 });
 
