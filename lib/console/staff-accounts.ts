@@ -88,11 +88,14 @@ export async function resetStaffCredentials(username: string): Promise<StaffCred
 }
 
 /**
- * Changes a member's role; their console sessions end (they sign in again with the new role). Refused
+ * Changes a member's role; their console sessions end (they sign in again with the new role); the same
+ * role again changes nothing. Refused
  * when it would leave no enabled administrator (the console could then never manage staff again).
  */
 export async function setStaffRole(username: string, role: string): Promise<StaffRecord> {
   const r = checkRole(role);
+  const current = await db.staff.findUnique({ where: { username: checkUsername(username) } });
+  if (current?.role === r) return toStaffRecord(current); // unchanged: the member's sessions go on
   return updateStaff(username, { role: r, sessionVersion: { increment: 1 } }, r !== "admin");
 }
 

@@ -122,6 +122,10 @@ describe("console staff page", () => {
       const page = await session.get(`/console/staff?e=self`);
       expect(await page.text()).toContain("You cannot disable yourself");
     }
+    // Their own unchanged role (the row's form sent as it is) changes nothing and keeps them signed in.
+    const same = await session.post("/console/staff/role", { username: admin.username, role: "admin" }, "/console/staff");
+    expect(location(same).searchParams.get("done")).toBe("role");
+    expect((await session.get("/console/staff")).status).toBe(200);
     const row = await db.staff.findUniqueOrThrow({ where: { username: admin.username } });
     expect(row.role).toBe("admin");
     expect(row.disabledAt).toBeNull();
