@@ -78,9 +78,10 @@ export function lockoutSeconds(lockoutNumber: number): number {
 }
 
 /**
- * Failed console sign-ins (lib/console/limit-staff-sign-ins.ts: every attempt is reserved up front, successes are refunded) from one address, whatever the
- * username: password spraying across staff accounts, on top of each account's own lockout
- * (lib/console/verify-staff-sign-in.ts). Fixed policy: staff are few and sign in rarely.
+ * Failed console sign-ins from one address (an IPv6 /64), whatever the username: password spraying
+ * across staff accounts, on top of each account's own lockout (lib/console/verify-staff-sign-in.ts).
+ * Every attempt is reserved up front, successes are refunded (lib/console/limit-staff-sign-ins.ts).
+ * Fixed policy: staff are few and sign in rarely.
  */
 export const CONSOLE_SIGN_IN_FAILURES_PER_IP = 20;
 export const consoleSignInAttemptsPerIp = (): Limit =>
