@@ -84,7 +84,8 @@ describe("console staff page", () => {
     expect(location(res).searchParams.get("done")).toBe("disabled");
     const after = await fetch(`${baseUrl}/console`, { headers: { cookie: theirs.cookie() }, redirect: "manual" });
     expect(after.headers.get("location")).toContain("/console/sign-in");
-    await expect(consoleSignIn(baseUrl, member)).rejects.toThrow(/e=invalid/);
+    const unusedCode = totpCode(member.totpSecret, member.username, Date.now() - 30_000); // valid, not used yet
+    await expect(consoleSignIn(baseUrl, member, unusedCode)).rejects.toThrow(/e=invalid/);
     await db.staff.update({ where: { username: member.username },
       data: { lockedUntil: new Date(Date.now() + 600_000) } });
     const enabled = await session.post("/console/staff/enable", { username: member.username }, "/console/staff");
@@ -106,7 +107,7 @@ describe("console staff page", () => {
     const shown = shownValues(await res.text());
     const after = await fetch(`${baseUrl}/console`, { headers: { cookie: theirs.cookie() }, redirect: "manual" });
     expect(after.headers.get("location")).toContain("/console/sign-in");
-    await expect(consoleSignIn(baseUrl, member)).rejects.toThrow(/e=invalid/);
+    await expect(consoleSignIn(baseUrl, member, "000000")).rejects.toThrow(/e=invalid/);
     const renewed: TestStaff = { ...member, password: shown.get("Password")!, totpSecret: shown.get("TOTP secret")! };
     expect((await (await consoleSignIn(baseUrl, renewed, totpCode(renewed.totpSecret, member.username))).get("/console")).status)
       .toBe(200);
