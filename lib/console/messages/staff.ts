@@ -1,4 +1,7 @@
-/** The staff page (app/console/(app)/staff): members, their roles and credentials (English; French below mirrors it). */
+/**
+ * The staff page (app/console/(app)/staff): members and their credentials (English; French below mirrors it).
+ * The roles' names are the console frame's (lib/console/messages/shell.ts).
+ */
 const en = {
   title: "Staff",
   intro: "The operator's staff who may use this console. Only administrators see this page.",
@@ -29,7 +32,6 @@ const en = {
   enable: { submit: "Enable" },
   reset: { submit: "Reset password and code" },
   unlock: "Lift lockout",
-  roles: { viewer: "viewer", care: "customer care", admin: "administrator" } as Record<string, string>,
   done: {
     role: "The role was changed; the member's sessions have ended.",
     disabled: "The member was disabled; their sessions have ended.",
@@ -88,7 +90,6 @@ const fr: StaffMessages = {
   enable: { submit: "Réactiver" },
   reset: { submit: "Réinitialiser mot de passe et code" },
   unlock: "Lever le blocage",
-  roles: { viewer: "lecture", care: "service client", admin: "administrateur" },
   done: {
     role: "Le rôle a été changé ; les sessions du membre ont pris fin.",
     disabled: "Le membre a été désactivé ; ses sessions ont pris fin.",

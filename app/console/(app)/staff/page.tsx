@@ -1,4 +1,5 @@
 import { consolePage } from "@/lib/console/console-page";
+import { shellMessages } from "@/lib/console/messages/shell";
 import { staffMessages } from "@/lib/console/messages/staff";
 import { listStaff } from "@/lib/console/staff-accounts";
 import { STAFF_ROLES } from "@/lib/console/roles";
@@ -14,6 +15,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 export default async function StaffPage({ searchParams }: { searchParams: Search }) {
   const { staff: me, lang, csrfToken, t } = await consolePage("admin");
   const m = t(staffMessages);
+  const roles = t(shellMessages).roles;
   const q = await searchParams;
   const members = await listStaff();
   const now = new Date();
@@ -38,7 +40,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
           <p>
             <label htmlFor="new-role" className={ui.label}>{m.create.role}</label>
             <select id="new-role" name="role" defaultValue="viewer" className={ui.input}>
-              {STAFF_ROLES.map((r) => <option key={r} value={r}>{m.roles[r]}</option>)}
+              {STAFF_ROLES.map((r) => <option key={r} value={r}>{roles[r]}</option>)}
             </select>
           </p>
           <p><button type="submit" className={ui.button}>{m.create.submit}</button></p>
@@ -64,7 +66,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
               return (
                 <tr key={s.id}>
                   <th scope="row" className={ui.td}>{s.username} {self && <span className={ui.muted}>{m.list.you}</span>}</th>
-                  <td className={ui.td}>{m.roles[s.role] ?? s.role}</td>
+                  <td className={ui.td}>{roles[s.role] ?? s.role}</td>
                   <td className={ui.td}>{s.disabled ? m.list.disabled : m.list.enabled}</td>
                   <td className={ui.td}>{s.lockedUntil && s.lockedUntil > now ? when(s.lockedUntil) : m.list.none}</td>
                   <td className={ui.td}>{when(s.lastSignInAt) ?? m.list.never}</td>
@@ -73,7 +75,7 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
                       <input type="hidden" name="username" value={s.username} />
                       <label htmlFor={roleId} className="sr-only">{m.roleChange.label(s.username)}</label>
                       <select id={roleId} name="role" defaultValue={s.role} className={ui.input}>
-                        {STAFF_ROLES.map((r) => <option key={r} value={r}>{m.roles[r]}</option>)}
+                        {STAFF_ROLES.map((r) => <option key={r} value={r}>{roles[r]}</option>)}
                       </select>
                       <button type="submit" className={ui.secondary} aria-label={`${m.roleChange.submit}: ${s.username}`}>
                         {m.roleChange.submit}
