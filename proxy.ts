@@ -3,17 +3,20 @@ import { escapeHtml, htmlDocument } from "@/lib/http/html";
 import { issuerBase } from "@/lib/http/issuer-base";
 import { movedPath } from "@/lib/http/moved-path";
 import { hstsHeaders, MAX_URL_BYTES, pageCsp } from "@/lib/http/security-headers";
+import { consoleCookieNames, renewedConsoleSessionCookie } from "@/lib/console/console-session";
 
 /**
  * Next.js Proxy (the renamed middleware) in front of the rendered pages: a fresh CSP nonce per
  * request, passed to the renderer in the request's `Content-Security-Policy` header (Next.js reads
  * the `'nonce-…'` source from it and puts the nonce on its own scripts) and sent in the response;
  * HSTS over HTTPS; over-long URLs refused with 414 before anything renders; a renamed area's old
- * addresses (lib/http/moved-path.ts) answered with a 308 to the new one, which keeps a POST a POST.
+ * addresses (lib/http/moved-path.ts) answered with a 308 to the new one, which keeps a POST a POST;
+ * a console page view renews the console session's idle expiry (lib/console/console-session.ts:
+ * pages are server components and cannot set cookies; no database here, the page checks the member).
  * The protocol endpoints are not matched (they answer JSON or their own script-free HTML and set
  * their headers in lib/, so the lean server path gets them too).
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (pathname.length + search.length > MAX_URL_BYTES) return uriTooLong();
   const moved = movedPath(pathname);
@@ -31,6 +34,11 @@ export function proxy(request: NextRequest) {
   const res = NextResponse.next({ request: { headers: requestHeaders } });
   res.headers.set("Content-Security-Policy", csp);
   for (const [k, v] of Object.entries(hstsHeaders())) res.headers.set(k, v);
+  if (pathname === "/console" || pathname.startsWith("/console/")) {
+    const session = request.cookies.get(consoleCookieNames().sessionToken)?.value;
+    const renewed = session ? await renewedConsoleSessionCookie(session) : null;
+    if (renewed) res.headers.append("Set-Cookie", renewed);
+  }
   return res;
 }
 

@@ -1,40 +1,17 @@
-import { createHmac } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { config } from "../config";
 import { isHttpsIssuer } from "../http/security-headers";
 import { clientIp } from "../http/client-ip";
 import { applyNextAuthUrl } from "../playground/playground-settings";
 import { verifyStaffSignIn } from "./verify-staff-sign-in";
+import { CONSOLE_SESSION_IDLE_SECONDS, consoleCookieNames, consoleSecret, type ConsoleJwt } from "./console-session";
 
 /** Where the console's next-auth handler lives (app/console/auth/[...nextauth]/route.ts). */
 export const CONSOLE_AUTH_BASE = "/console/auth";
 export const CONSOLE_SIGN_IN_PATH = "/console/sign-in";
 
-/** A console session lasts this long after the last page viewed (idle timeout), at most CONSOLE_SESSION_MAX_SECONDS. */
-export const CONSOLE_SESSION_IDLE_SECONDS = 15 * 60;
-export const CONSOLE_SESSION_MAX_SECONDS = 8 * 60 * 60;
-
-/** next-auth's cookies of the console: own names, path /console only, so no other page of the service ever gets them. */
-export function consoleCookieNames() {
-  const secure = isHttpsIssuer();
-  const prefix = secure ? "__Secure-" : "";
-  return { sessionToken: `${prefix}ois-console.session`, csrfToken: `${prefix}ois-console.csrf`,
-    callbackUrl: `${prefix}ois-console.callback` };
-}
-
-/** The key of the console's session JWTs (JWE, next-auth's encode): NEXTAUTH-independent, derived from SUBJECT_SECRET. */
-export function consoleSecret(): string {
-  return createHmac("sha256", config().SUBJECT_SECRET).update("console-nextauth-secret").digest("base64url");
-}
-
-/** The console session's JWT claims beyond next-auth's own. */
-export interface ConsoleJwt extends Record<string, unknown> {
-  staffId?: string;
-  sv?: number;
-  /** When the session began (seconds): the absolute limit counts from here. */
-  started?: number;
-}
+export { CONSOLE_SESSION_IDLE_SECONDS, CONSOLE_SESSION_MAX_SECONDS, consoleCookieNames, consoleSecret,
+  type ConsoleJwt } from "./console-session";
 
 let options: NextAuthOptions | undefined;
 
@@ -73,7 +50,7 @@ export function consoleAuthOptions(): NextAuthOptions {
           for (const [k, v] of Object.entries(req.headers ?? {})) if (typeof v === "string") headers.set(k, v);
           const result = await verifyStaffSignIn({ username: String(credentials?.username ?? ""),
             password: String(credentials?.password ?? ""), code: String(credentials?.code ?? ""), ip: clientIp(headers) });
-          if (result === "locked") throw new Error("locked");
+          if (result === "locked" || result === "limited") throw new Error(result);
           if (result === "invalid") return null;
           return { id: result.id, name: result.username, role: result.role, sv: result.sessionVersion };
         },

@@ -4,7 +4,7 @@ import { decode } from "next-auth/jwt";
 import { db } from "../db";
 import { parseCookieHeader } from "../playground/call-next-auth";
 import { isStaffRole, type StaffRole } from "./roles";
-import { CONSOLE_SESSION_MAX_SECONDS, consoleCookieNames, consoleSecret, type ConsoleJwt } from "./console-auth";
+import { CONSOLE_SESSION_MAX_SECONDS, consoleCookieNames, consoleSecret, type ConsoleJwt } from "./console-session";
 
 /** The staff member behind a console request. */
 export interface ConsoleStaff {

@@ -26,6 +26,16 @@ export interface StaffCredentials {
 
 const USERNAME = /^[a-z0-9][a-z0-9._-]{1,62}$/;
 
+/** Why a staff account operation was refused (the console says it in the member's language, the CLI in English). */
+export type StaffAccountRefusal = "username" | "role" | "exists" | "unknown" | "last_admin";
+
+/** A refused staff account operation: an AdminError (one line for the CLI) with a code for the console's message. */
+export class StaffAccountError extends AdminError {
+  constructor(readonly code: StaffAccountRefusal, message: string) {
+    super(message);
+  }
+}
+
 export function toStaffRecord(row: {
   id: string; username: string; role: string; disabledAt: Date | null; lockedUntil: Date | null; createdAt: Date;
   lastSignInAt: Date | null;
@@ -36,12 +46,14 @@ export function toStaffRecord(row: {
 
 function checkUsername(username: string): string {
   const u = username.trim().toLowerCase();
-  if (!USERNAME.test(u)) throw new AdminError("username: 2-63 characters, lower-case letters, digits, '.', '_' or '-'");
+  if (!USERNAME.test(u)) {
+    throw new StaffAccountError("username", "username: 2-63 characters, lower-case letters, digits, '.', '_' or '-'");
+  }
   return u;
 }
 
 function checkRole(role: string): StaffRole {
-  if (!isStaffRole(role)) throw new AdminError("role: viewer, care or admin");
+  if (!isStaffRole(role)) throw new StaffAccountError("role", "role: viewer, care or admin");
   return role;
 }
 
@@ -60,7 +72,7 @@ export async function createStaff({ username, role }: { username: string; role: 
   const r = checkRole(role);
   const { shown, stored } = await freshCredentials(u);
   const existing = await db.staff.findUnique({ where: { username: u }, select: { id: true } });
-  if (existing) throw new AdminError(`staff member ${u} exists`);
+  if (existing) throw new StaffAccountError("exists", `staff member ${u} exists`);
   await db.staff.create({ data: { id: uuidV7(), username: u, role: r, ...stored }, select: { id: true } });
   return shown;
 }
@@ -71,31 +83,58 @@ export async function resetStaffCredentials(username: string): Promise<StaffCred
   const { shown, stored } = await freshCredentials(u);
   const { count } = await db.staff.updateMany({ where: { username: u },
     data: { ...stored, totpLastStep: 0, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } } });
-  if (count === 0) throw new AdminError(`no staff member ${u}`);
+  if (count === 0) throw new StaffAccountError("unknown", `no staff member ${u}`);
   return shown;
 }
 
-/** Changes a member's role; their console sessions end (they sign in again with the new role). */
+/**
+ * Changes a member's role; their console sessions end (they sign in again with the new role); the same
+ * role again changes nothing. Refused
+ * when it would leave no enabled administrator (the console could then never manage staff again).
+ */
 export async function setStaffRole(username: string, role: string): Promise<StaffRecord> {
   const r = checkRole(role);
-  return updateStaff(username, { role: r, sessionVersion: { increment: 1 } });
+  const current = await db.staff.findUnique({ where: { username: checkUsername(username) } });
+  if (current?.role === r) return toStaffRecord(current); // unchanged: the member's sessions go on
+  return updateStaff(username, { role: r, sessionVersion: { increment: 1 } }, r !== "admin");
 }
 
-/** Disables (or re-enables) a member; disabling ends their console sessions at once. */
+/**
+ * Disables (or re-enables) a member; disabling ends their console sessions at once, enabling also lifts
+ * a sign-in lockout. Disabling the last enabled administrator is refused.
+ */
 export async function setStaffDisabled(username: string, disabled: boolean): Promise<StaffRecord> {
   return updateStaff(username, disabled ? { disabledAt: new Date(), sessionVersion: { increment: 1 } }
-    : { disabledAt: null, failedSignIns: 0, lockedUntil: null });
+    : { disabledAt: null, failedSignIns: 0, lockedUntil: null }, disabled);
 }
 
-async function updateStaff(username: string, data: Parameters<typeof db.staff.update>[0]["data"]): Promise<StaffRecord> {
+/**
+ * One member's update; with `keepAnAdmin`, in a serializable transaction that counts the enabled
+ * administrators after it and rolls back when none is left, so two administrators demoting each
+ * other at the same moment cannot both succeed (on PostgreSQL one transaction then fails, reported
+ * as a refusal to retry; SQLite runs them one after the other).
+ */
+async function updateStaff(username: string, data: Parameters<typeof db.staff.update>[0]["data"],
+  keepAnAdmin = false): Promise<StaffRecord> {
   const u = checkUsername(username);
-  const row = await db.staff.update({ where: { username: u }, data }).catch((err: unknown) => {
-    if ((err as { code?: string }).code === "P2025") throw new AdminError(`no staff member ${u}`);
+  try {
+    const row = await db.$transaction(async (tx) => {
+      const updated = await tx.staff.update({ where: { username: u }, data });
+      if (keepAnAdmin && await tx.staff.count({ where: { role: "admin", disabledAt: null } }) === 0) {
+        throw new StaffAccountError("last_admin", "refused: the console must keep at least one enabled admin");
+      }
+      return updated;
+    }, { isolationLevel: "Serializable" });
+    return toStaffRecord(row);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "P2025") throw new StaffAccountError("unknown", `no staff member ${u}`);
+    if (code === "P2034") throw new StaffAccountError("last_admin", "refused: a concurrent staff change; try again");
     throw err;
-  });
-  return toStaffRecord(row);
+  }
 }
 
+/** Every staff account, by username. */
 export async function listStaff(): Promise<StaffRecord[]> {
   const rows = await db.staff.findMany({ orderBy: { username: "asc" } });
   return rows.map(toStaffRecord);

@@ -4,6 +4,7 @@ import { decryptAtRest, hashSecret, verifySecret } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isStaffRole, type StaffRole } from "./roles";
 import { totpStep } from "./totp";
+import { recordStaffSignInSuccess, reserveStaffSignInAttempt } from "./limit-staff-sign-ins";
 
 /** Consecutive failed console sign-ins (wrong password or code) before the account waits. */
 export const STAFF_FAILURES_BEFORE_LOCKOUT = 5;
@@ -16,8 +17,11 @@ export interface SignedInStaff {
   sessionVersion: number;
 }
 
-/** Why a sign-in failed, as the sign-in page says it: never which of username, password or code was wrong. */
-export type StaffSignInFailure = "invalid" | "locked";
+/**
+ * Why a sign-in failed, as the sign-in page says it: never which of username, password or code was wrong;
+ * `limited`: too many failed sign-ins from the address (lib/console/limit-staff-sign-ins.ts).
+ */
+export type StaffSignInFailure = "invalid" | "locked" | "limited";
 
 // Compared against when the username is unknown, so an unknown name costs the same scrypt as a known one.
 let dummyHash: Promise<string> | undefined;
@@ -27,13 +31,20 @@ let dummyHash: Promise<string> | undefined;
  * is checked (one conditional UPDATE: the account is enabled, not locked and under the failure
  * threshold), so fifty parallel guesses get at most STAFF_FAILURES_BEFORE_LOCKOUT checks; the fifth
  * failure locks the account for STAFF_LOCKOUT_SECONDS. A TOTP step is accepted once (a second
- * conditional UPDATE), so an observed code cannot be replayed. Audited as `staff_sign_in`.
+ * conditional UPDATE), so an observed code cannot be replayed. Before all that, the attempt is
+ * reserved against the address's limit (lib/console/limit-staff-sign-ins.ts), also up front.
+ * Audited as `staff_sign_in`.
  */
 export async function verifyStaffSignIn({ username, password, code, ip }: {
   username: string; password: string; code: string; ip: string | null;
 }): Promise<SignedInStaff | StaffSignInFailure> {
   const u = username.trim().toLowerCase();
   const now = new Date();
+  const address = ip ?? "unknown";
+  if (!(await reserveStaffSignInAttempt(address, now.getTime()))) {
+    await recordAuditEvent({ type: "staff_sign_in", outcome: "throttled", ip, detail: { reason: "ip_limit" } });
+    return "limited";
+  }
   const reserved = u.length > 0 && u.length <= 63 ? await db.staff.updateMany({
     where: { username: u, disabledAt: null, failedSignIns: { lt: STAFF_FAILURES_BEFORE_LOCKOUT },
       OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
@@ -65,6 +76,7 @@ export async function verifyStaffSignIn({ username, password, code, ip }: {
       detail: { reason } });
     return locks ? "locked" : "invalid";
   }
+  await recordStaffSignInSuccess(address, now.getTime());
   await recordAuditEvent({ type: "staff_sign_in", outcome: "success", ip, staffId: row.id });
   return { id: row.id, username: row.username, role: isStaffRole(row.role) ? row.role : "viewer",
     sessionVersion: row.sessionVersion };

@@ -76,3 +76,16 @@ export function lockoutSeconds(lockoutNumber: number): number {
   const i = Math.min(Math.max(lockoutNumber, 1), PIN_LOCKOUT_STEPS_SECONDS.length) - 1;
   return PIN_LOCKOUT_STEPS_SECONDS[i]!;
 }
+
+/**
+ * Failed console sign-ins from one address (an IPv6 /64), whatever the username: password spraying
+ * across staff accounts, on top of each account's own lockout (lib/console/verify-staff-sign-in.ts).
+ * Every attempt is reserved up front, successes are refunded (lib/console/limit-staff-sign-ins.ts).
+ * Fixed policy: staff are few and sign in rarely.
+ */
+export const CONSOLE_SIGN_IN_FAILURES_PER_IP = 20;
+export const consoleSignInAttemptsPerIp = (): Limit =>
+  ({ name: "console-sign-in-ip", limit: CONSOLE_SIGN_IN_FAILURES_PER_IP, windowSeconds: 15 * 60 });
+/** The successful console sign-ins of the same window and address, which do not count as failures. */
+export const consoleSignInSuccessesPerIp = (): Limit =>
+  ({ name: "console-sign-in-ip-ok", limit: Number.MAX_SAFE_INTEGER, windowSeconds: 15 * 60 });

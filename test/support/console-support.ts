@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import http from "node:http";
 import { createStaff } from "../../lib/console/staff-accounts";
 import { totpCode } from "../../lib/console/totp";
 import type { StaffRole } from "../../lib/console/roles";
@@ -40,6 +41,38 @@ function absorb(jar: Map<string, string>, res: Response) {
   }
 }
 
+/**
+ * A loopback address of its own (127.x.y.z; every 127.0.0.0/8 address reaches a server on 127.0.0.1):
+ * tests that fail sign-ins on purpose send them from one, so the per-address sign-in limit they spend
+ * is never the shared 127.0.0.1's that every other console test signs in from.
+ */
+export function loopbackAddress(): string {
+  return `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+}
+
+/** fetch, or (with `from`) one HTTP request from that local address; never follows redirects. */
+export function fetchFrom(url: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string },
+  from?: string): Promise<Response> {
+  if (!from) return fetch(url, { ...init, redirect: "manual" });
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(url), { method: init.method ?? "GET", headers: init.headers, agent: false,
+      localAddress: from }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const headers = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        const status = res.statusCode ?? 500;
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers }));
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
+}
+
 /** A console session over plain HTTP (no browser): the cookie header to send, and the page fetcher. */
 export interface ConsoleHttpSession {
   cookie(): string;
@@ -51,15 +84,17 @@ export interface ConsoleHttpSession {
 /**
  * Signs `staff` in to the console of the server at `baseUrl` as a browser would without script:
  * GET /console/sign-in (through next-auth's signin, which sets its CSRF cookie), then POST the form to
- * next-auth's credentials callback. Throws when the sign-in does not end on /console.
+ * next-auth's credentials callback. Throws when the sign-in does not end on /console (the message has
+ * the redirect, e.g. `…?e=invalid`). With `from`, every request of the session is sent from that local address.
  */
-export async function consoleSignIn(baseUrl: string, staff: TestStaff, code = freshTotp(staff)): Promise<ConsoleHttpSession> {
+export async function consoleSignIn(baseUrl: string, staff: TestStaff, code = freshTotp(staff),
+  { from }: { from?: string } = {}): Promise<ConsoleHttpSession> {
   const jar = new Map<string, string>();
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
   const get = async (path: string) => {
     let url = new URL(path, baseUrl).toString();
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(url, { headers: { cookie: cookie() }, redirect: "manual" });
+      const res = await fetchFrom(url, { headers: { cookie: cookie() } }, from);
       absorb(jar, res);
       const loc = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && loc) { url = new URL(loc, url).toString(); continue; }
@@ -70,12 +105,12 @@ export async function consoleSignIn(baseUrl: string, staff: TestStaff, code = fr
   const page = await (await get("/console/sign-in")).text();
   const csrf = /name="csrfToken" value="([^"]+)"/.exec(page)?.[1];
   if (!csrf) throw new Error("no next-auth CSRF token on the sign-in page");
-  const res = await fetch(new URL("/console/auth/callback/staff", baseUrl), {
-    method: "POST", redirect: "manual",
+  const res = await fetchFrom(new URL("/console/auth/callback/staff", baseUrl), {
+    method: "POST",
     headers: { cookie: cookie(), "content-type": "application/x-www-form-urlencoded", origin: new URL(baseUrl).origin },
     body: new URLSearchParams({ csrfToken: csrf, username: staff.username, password: staff.password, code,
-      callbackUrl: "/console" }),
-  });
+      callbackUrl: "/console" }).toString(),
+  }, from);
   absorb(jar, res);
   const loc = res.headers.get("location") ?? "";
   if (!new URL(loc, baseUrl).pathname.startsWith("/console") || new URL(loc, baseUrl).pathname.startsWith("/console/sign-in")) {
@@ -85,11 +120,11 @@ export async function consoleSignIn(baseUrl: string, staff: TestStaff, code = fr
     const html = await (await get(fromPage)).text();
     const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
     if (!token) throw new Error(`no console CSRF token on ${fromPage}`);
-    const r = await fetch(new URL(path, baseUrl), {
-      method: "POST", redirect: "manual",
+    const r = await fetchFrom(new URL(path, baseUrl), {
+      method: "POST",
       headers: { cookie: cookie(), "content-type": "application/x-www-form-urlencoded", origin: new URL(baseUrl).origin },
-      body: new URLSearchParams({ csrf_token: token, ...fields }),
-    });
+      body: new URLSearchParams({ csrf_token: token, ...fields }).toString(),
+    }, from);
     absorb(jar, r);
     return r;
   };

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { consolePost } from "@/lib/console/console-post";
-import { consoleCookieNames, CONSOLE_SIGN_IN_PATH } from "@/lib/console/console-auth";
+import { CONSOLE_SIGN_IN_PATH } from "@/lib/console/console-auth";
+import { consoleCookieNames } from "@/lib/console/console-session";
 import { isHttpsIssuer } from "@/lib/http/security-headers";
 
 // POST /console/sign-out - ends the member's console sessions (every one: the session version moves on,

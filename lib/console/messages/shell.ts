@@ -27,6 +27,7 @@ const en = {
     errors: {
       invalid: "The username, password or code is not right.",
       locked: "Too many failed attempts: this account is locked for a while. Ask an administrator if it is urgent.",
+      limited: "Too many failed sign-ins from your network. Wait 15 minutes, then try again.",
       expired: "Your console session has ended. Sign in again.",
       csrf: "The form had expired. Try again.",
       cookies: "The console needs cookies. Allow cookies for this site and try again.",
@@ -72,6 +73,7 @@ const fr: ShellMessages = {
     errors: {
       invalid: "L'identifiant, le mot de passe ou le code n'est pas correct.",
       locked: "Trop de tentatives échouées : ce compte est bloqué un moment. Demandez à un administrateur si c'est urgent.",
+      limited: "Trop de connexions échouées depuis votre réseau. Attendez 15 minutes, puis réessayez.",
       expired: "Votre session de console a pris fin. Reconnectez-vous.",
       csrf: "Le formulaire avait expiré. Réessayez.",
       cookies: "La console a besoin des cookies. Autorisez les cookies pour ce site et réessayez.",
