@@ -3,41 +3,29 @@ import { consolePage } from "@/lib/console/console-page";
 import { subscriberMessages } from "@/lib/console/messages/subscribers";
 import { queryParam } from "@/lib/console/subscribers/query-param";
 import { consoleTime } from "@/lib/console/audit/console-time";
-import { normaliseMsisdn } from "@/lib/interaction/normalise-msisdn";
-import { getSubscriberByMsisdn } from "@/lib/subscribers/get-subscriber-by-msisdn";
 import { listSubscribersPage, type SubscriberListStatus } from "@/lib/subscribers/list-subscribers-page";
-import { toSubscriberRecord, type SubscriberRecord } from "@/lib/subscribers/subscriber-record";
-import { config } from "@/lib/config";
-import { Notice, ui } from "@/components/console/console-ui";
+import type { SubscriberRecord } from "@/lib/subscribers/subscriber-record";
+import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const STATUSES: SubscriberListStatus[] = ["active", "suspended", "locked"];
 
-// GET /console/subscribers - care and admin: find a subscriber by number, or list them by status (paged by MSISDN).
+// GET /console/subscribers - care and admin: find a subscriber by number (POST /console/subscribers/find, so the number
+// is in no URL), or list them by status (paged by MSISDN).
 export default async function SubscribersPage({ searchParams }: Props) {
-  const { t } = await consolePage("care");
+  const { csrfToken, t } = await consolePage("care");
   const m = t(subscriberMessages);
   const query = await searchParams;
-  const q = queryParam(query, "q", 40);
   const statusParam = queryParam(query, "status", 20);
   const status = (STATUSES as string[]).includes(statusParam) ? (statusParam as SubscriberListStatus) : undefined;
-  const after = queryParam(query, "after", 20);
+  const after = queryParam(query, "after", 100);
   const now = new Date();
 
-  let error: string | null = null;
-  let rows: SubscriberRecord[] = [];
-  let next: string | null = null;
-  if (q) {
-    const msisdn = normaliseMsisdn(q, { country: config().DEFAULT_COUNTRY });
-    const found = msisdn ? await getSubscriberByMsisdn({ msisdn }) : null;
-    if (!msisdn) error = m.search.bad;
-    else if (!found) error = m.search.none;
-    else rows = [toSubscriberRecord(found)];
-  } else {
-    ({ subscribers: rows, next } = await listSubscribersPage({ status, after: /^\d{1,15}$/.test(after) ? after : undefined,
-      now }));
-  }
+  const e = queryParam(query, "e", 20);
+  const error = e === "bad" ? m.search.bad : e === "none" ? m.search.none : m.errors[e] ?? null;
+  const { subscribers: rows, next } = await listSubscribersPage({ status,
+    after: after || undefined, now });
   const pageLink = (cursor?: string) => {
     const p = new URLSearchParams();
     if (status) p.set("status", status);
@@ -52,17 +40,17 @@ export default async function SubscribersPage({ searchParams }: Props) {
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>
       <p className={ui.muted}>{m.intro}</p>
-      <Notice error={error ?? m.errors[queryParam(query, "e", 40)] ?? null} />
-      <form method="get" action="/console/subscribers" className={ui.section} role="search">
+      <Notice error={error} />
+      <ConsoleForm action="/console/subscribers/find" csrfToken={csrfToken} className={ui.section}>
         <h2 className={ui.h2}>{m.search.legend}</h2>
         <div>
-          <label className={ui.label} htmlFor="q">{m.search.number}</label>
-          <p id="q-help" className={`${ui.muted} text-sm`}>{m.search.numberHelp}</p>
-          <input id="q" name="q" type="tel" autoComplete="off" defaultValue={q} aria-describedby="q-help"
-            aria-invalid={error === m.search.bad ? true : undefined} className={ui.input} />
+          <label className={ui.label} htmlFor="number">{m.search.number}</label>
+          <p id="number-help" className={`${ui.muted} text-sm`}>{m.search.numberHelp}</p>
+          <input id="number" name="number" type="tel" autoComplete="off" required aria-describedby="number-help"
+            aria-invalid={e === "bad" ? true : undefined} className={ui.input} />
         </div>
         <button type="submit" className={ui.button}>{m.search.submit}</button>
-      </form>
+      </ConsoleForm>
       <form method="get" action="/console/subscribers" className={ui.section}>
         <h2 className={ui.h2}>{m.list.legend}</h2>
         <div>
@@ -74,7 +62,7 @@ export default async function SubscribersPage({ searchParams }: Props) {
         </div>
         <button type="submit" className={ui.button}>{m.list.submit}</button>
       </form>
-      {rows.length === 0 ? (!error && <p>{m.list.empty}</p>) : (
+      {rows.length === 0 ? <p>{m.list.empty}</p> : (
         <table className={ui.table}>
           <caption className="sr-only">{m.list.caption}</caption>
           <thead>
@@ -105,7 +93,7 @@ export default async function SubscribersPage({ searchParams }: Props) {
           </tbody>
         </table>
       )}
-      {!q && (after || next) && (
+      {(after || next) && (
         <nav aria-label={m.list.caption} className="flex gap-4">
           {after && <Link prefetch={false} className={ui.link} href={pageLink()}>{m.list.first}</Link>}
           {next && <Link prefetch={false} className={ui.link} href={pageLink(next)}>{m.list.next}</Link>}
