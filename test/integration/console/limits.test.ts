@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { sha256 } from "@/lib/crypto";
 import { hitRateLimit } from "@/lib/security/hit-rate-limit";
-import { otpSendsPerMsisdn } from "@/lib/security/limits";
+import { otpResendsPerRequest } from "@/lib/security/limits";
 import { baseUrl, createTestSubscriber } from "../../support/authorize-support";
 import { consoleSignIn, createTestStaff } from "../../support/console-support";
 
 /** The console's abuse limits page (issue 22): everyone reads; only an administrator lifts a throttle. */
 
 async function throttleNumber(msisdn: string) {
-  const limit = otpSendsPerMsisdn();
+  const limit = otpResendsPerRequest();
   for (let i = 0; i < limit.limit; i++) await hitRateLimit({ limit, subject: msisdn });
-  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:` }, count: { gte: limit.limit } } });
-  return rows.at(-1)!.key;
+  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${sha256(msisdn).slice(0, 32)}:` } },
+    orderBy: { expiresAt: "desc" } });
+  return rows[0]!.key;
 }
 
 describe("console abuse limits", () => {
@@ -26,7 +28,7 @@ describe("console abuse limits", () => {
     const res = await session.get("/console/limits");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain("Codes sent to one number");
+    expect(html).toContain("New codes requested in one sign-in");
     expect(html).toContain(key.split(":")[1]!.slice(0, 12));
     expect(html).not.toContain(s.msisdn);
     expect(html).toMatch(/subscribers?(&#x27;|')? PINs? (is|are) locked now/);
@@ -57,7 +59,7 @@ describe("console abuse limits", () => {
     expect(await db.rateLimit.findUnique({ where: { key } })).toBeNull();
     const { id: adminId } = (await db.staff.findUnique({ where: { username: admin.username } }))!;
     const events = await db.auditEvent.findMany({ where: { staffId: adminId, type: "console_limits_lift" } });
-    expect(events.map((e) => [e.outcome, JSON.parse(e.detail!).limit])).toEqual([["success", "otp-msisdn"]]);
+    expect(events.map((e) => [e.outcome, JSON.parse(e.detail!).limit])).toEqual([["success", "otp-resend"]]);
     // Lifting again: already gone; a made-up key changes nothing.
     const again = await session.post("/console/limits/lift", { key }, "/console/limits");
     expect(new URL(again.headers.get("location")!).searchParams.get("e")).toBe("gone");

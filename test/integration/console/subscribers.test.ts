@@ -24,14 +24,14 @@ describe("console subscribers", () => {
     const session = await consoleSignIn(baseUrl, viewer);
     expect((await session.get("/console/subscribers")).status).toBe(403);
     expect((await session.get(page(s.id))).status).toBe(403);
-    for (const verb of ["find", "unlock", "suspend", "resume", "remove-handset"]) {
+    for (const verb of ["find", "unlock", "suspend", "resume", "revoke"]) {
       const res = await session.post(`/console/subscribers/${verb}`, { id: s.id, confirm: "yes" }, "/console");
       expect(res.status).toBe(403);
     }
     const { id: viewerId } = (await db.staff.findUnique({ where: { username: viewer.username } }))!;
     const denied = await db.auditEvent.findMany({ where: { staffId: viewerId, outcome: "denied" } });
     expect(denied.map((e) => e.type).sort()).toEqual(["console_subscribers_find",
-      "console_subscribers_remove_handset", "console_subscribers_resume", "console_subscribers_suspend",
+      "console_subscribers_resume", "console_subscribers_revoke", "console_subscribers_suspend",
       "console_subscribers_unlock"]);
     expect((await db.subscriber.findUnique({ where: { id: s.id } }))!.status).toBe("active");
     // No page of the viewer's shows the subscriber's pseudonym next to their number (the audit log shows pseudonyms).
@@ -131,15 +131,15 @@ describe("console subscribers", () => {
     const other = await createTestSubscriber();
     const foreign = randomToken(12);
     await db.device.create({ data: { id: foreign, subscriberId: other.id, name: "X", secretHash: sha256(randomToken(32)) } });
-    const refused = await session.post("/console/subscribers/remove-handset", { id: s.id, device: foreign }, page(s.id));
+    const refused = await session.post("/console/subscribers/revoke", { id: s.id, device: foreign }, page(s.id));
     expect(where(refused).searchParams.get("e")).toBe("handset");
     expect((await db.device.findUnique({ where: { id: foreign } }))!.revokedAt).toBeNull();
 
-    const remove = await session.post("/console/subscribers/remove-handset", { id: s.id, device: deviceId }, page(s.id));
+    const remove = await session.post("/console/subscribers/revoke", { id: s.id, device: deviceId }, page(s.id));
     expect(where(remove).searchParams.get("done")).toBe("handset_removed");
     expect((await db.device.findUnique({ where: { id: deviceId } }))!.revokedAt).not.toBeNull();
 
-    for (const type of ["unlock", "suspend", "resume", "remove_handset"]) {
+    for (const type of ["unlock", "suspend", "resume", "revoke"]) {
       const events = await staffEvents(staffId, `console_subscribers_${type}`);
       expect(events, type).toHaveLength(1);
       expect(events[0]!.subscriberRef).toBe(pseudonymiseSubscriber(s.id));

@@ -79,7 +79,7 @@ export default async function SubscribersPage({ searchParams }: Props) {
               <tr key={s.id}>
                 <th scope="row" className={ui.td}>
                   <Link prefetch={false} className={ui.link} href={`/console/subscribers/${encodeURIComponent(s.id)}`}>
-                    +{s.msisdn}
+                    {`+${s.msisdn}`}
                   </Link>
                 </th>
                 <td className={ui.td}>{name(s)}</td>

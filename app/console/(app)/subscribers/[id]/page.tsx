@@ -115,7 +115,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
                   <td className={ui.td}>{d.lastSeenAt ? consoleTime(d.lastSeenAt) : o.never}</td>
                   <td className={ui.td}>
                     {d.revokedAt ? o.removed(consoleTime(d.revokedAt)) : (
-                      <ConsoleForm action="/console/subscribers/remove-handset" csrfToken={csrfToken}>
+                      <ConsoleForm action="/console/subscribers/revoke" csrfToken={csrfToken}>
                         {hidden}
                         <input type="hidden" name="device" value={d.id} />
                         <span className="mr-2">{o.inUse}</span>
