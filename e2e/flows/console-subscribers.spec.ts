@@ -24,7 +24,7 @@ test("care finds a subscriber by number, unlocks, suspends (then sign-in is refu
     await page.getByRole("button", { name: "Find" }).click();
     await expect(page).toHaveURL(new RegExp(`/console/subscribers/${s.id}`));
     await expect(page.getByRole("heading", { name: `Subscriber +${s.msisdn}` })).toBeVisible();
-    await expect(page.getByText("Work phone")).toBeVisible();
+    await expect(page.getByRole("rowheader", { name: "Work phone" })).toBeVisible();
     await expectAccessible(page, "console-subscriber");
 
     await page.getByRole("button", { name: "Unlock the PIN" }).click();
