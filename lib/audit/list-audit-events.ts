@@ -44,7 +44,8 @@ export async function listAuditEvents(filter: AuditFilter): Promise<AuditEventVi
     ...(filter.clientId ? { clientId: filter.clientId } : {}),
     ...(filter.outcome ? { outcome: filter.outcome } : {}),
     ...(Object.keys(at).length > 0 ? { at } : {}),
-    ...(filter.before ? { OR: [{ at: { lt: filter.before.at } }, { at: filter.before.at, id: { lt: filter.before.id } }] }
+    ...(filter.before
+      ? { OR: [{ at: { lt: filter.before.at } }, { at: filter.before.at, id: { lt: filter.before.id } }] }
       : {}),
   };
   const take = Math.min(Math.max(filter.limit ?? 100, 1), 10_000);

@@ -3,7 +3,10 @@ import { knownLimits, type KnownLimit } from "./known-limits";
 
 /** A counter that refuses its subject now (the next hit would be over the limit). */
 export interface ThrottledCounter {
-  /** The RateLimit key (`<limit>:<SHA-256 of the subject, 32 base64url characters>:<window index>`): what lifting deletes. */
+  /**
+   * The RateLimit key (`<limit>:<SHA-256 of the subject, 32 base64url characters>:<window index>`): what lifting
+   * deletes.
+   */
   key: string;
   limit: KnownLimit;
   /** The first 12 characters of the subject's hash: tells counters apart, says nothing of the number or address. */
@@ -31,8 +34,8 @@ export async function listThrottled({ now = new Date(), max = 100 }: { now?: Dat
     const [name, hash] = r.key.split(":");
     const limit = limits.get(name ?? "");
     if (!limit || r.count < limit.limit) continue;
-    counters.push({ key: r.key, limit, subjectHash: (hash ?? "").slice(0, 12), count: r.count, windowStart: r.windowStart,
-      until: r.expiresAt });
+    counters.push({ key: r.key, limit, subjectHash: (hash ?? "").slice(0, 12), count: r.count,
+      windowStart: r.windowStart, until: r.expiresAt });
   }
   return { counters: counters.slice(0, max), more: counters.length > max || rows.length === max * 4 };
 }

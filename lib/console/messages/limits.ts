@@ -132,7 +132,8 @@ const fr: LimitMessages = {
   locked: {
     heading: "Comptes bloqués",
     subscribers: (n, more) => n === 0 ? "Aucun code PIN d'abonné n'est bloqué en ce moment."
-      : `${more ? "Plus de " : ""}${n} abonné${n === 1 && !more ? " a son code PIN bloqué" : "s ont leur code PIN bloqué"} en ce moment.`,
+      : `${more ? "Plus de " : ""}${n} abonné${n === 1 && !more ? " a son code PIN bloqué" : "s ont leur code PIN bloqué"}`
+        + " en ce moment.",
     subscribersLink: "Abonnés dont le code PIN est bloqué",
     staff: "Comptes du personnel bloqués après des connexions échouées",
     noStaff: "Aucun compte du personnel n'est bloqué.",

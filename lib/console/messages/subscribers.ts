@@ -102,7 +102,8 @@ export type SubscriberMessages = typeof en;
 
 const fr: SubscriberMessages = {
   title: "Abonnés",
-  intro: "Trouvez un abonné par son numéro, ou listez-les par état. L'ouverture d'un abonné est inscrite au journal d'audit.",
+  intro: "Trouvez un abonné par son numéro, ou listez-les par état. L'ouverture d'un abonné est inscrite au journal "
+    + "d'audit.",
   search: {
     legend: "Trouver un abonné",
     number: "Numéro de mobile",

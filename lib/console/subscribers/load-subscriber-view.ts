@@ -36,5 +36,6 @@ export async function loadSubscriberView({ id }: { id: string }): Promise<Consol
       ...events.flatMap((e) => e.clientId ?? [])] }),
     staffUsernames({ staffIds: events.map((e) => e.staffId) }),
   ]);
-  return { subscriber: toSubscriberRecord(row), subscriberRef, devices, consents, signIns, events, clientNames, staffNames };
+  return { subscriber: toSubscriberRecord(row), subscriberRef, devices, consents, signIns, events, clientNames,
+    staffNames };
 }

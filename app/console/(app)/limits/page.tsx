@@ -25,7 +25,8 @@ export default async function LimitsPage({ searchParams }: Props) {
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>
       <p className={ui.muted}>{m.intro}</p>
-      <Notice done={m.done[queryParam(query, "done", 20)] ?? null} error={m.errors[queryParam(query, "e", 20)] ?? null} />
+      <Notice done={m.done[queryParam(query, "done", 20)] ?? null}
+        error={m.errors[queryParam(query, "e", 20)] ?? null} />
 
       <section className={ui.section} aria-labelledby="throttled">
         <h2 id="throttled" className={ui.h2}>{m.throttled.heading}</h2>
@@ -47,7 +48,9 @@ export default async function LimitsPage({ searchParams }: Props) {
               <tbody>
                 {counters.map((c) => (
                   <tr key={c.key}>
-                    <th scope="row" className={ui.td}>{m.names[c.limit.name] ?? c.limit.name} <code>{c.limit.name}</code></th>
+                    <th scope="row" className={ui.td}>
+                      {m.names[c.limit.name] ?? c.limit.name} <code>{c.limit.name}</code>
+                    </th>
                     <td className={ui.td}>{m.subjects[c.limit.subject] ?? c.limit.subject}</td>
                     <td className={ui.td}><code>{c.subjectHash}</code></td>
                     <td className={ui.td}>{c.count} / {c.limit.limit}</td>
@@ -76,13 +79,20 @@ export default async function LimitsPage({ searchParams }: Props) {
         <h2 id="locked" className={ui.h2}>{m.locked.heading}</h2>
         <p>{m.locked.subscribers(locked.subscribers, locked.more)}</p>
         {care && locked.subscribers > 0 && (
-          <p><Link prefetch={false} className={ui.link} href="/console/subscribers?status=locked">{m.locked.subscribersLink}</Link></p>
+          <p>
+            <Link prefetch={false} className={ui.link} href="/console/subscribers?status=locked">
+              {m.locked.subscribersLink}
+            </Link>
+          </p>
         )}
         <h3 className="font-semibold">{m.locked.staff}</h3>
         {locked.staff.length === 0 ? <p>{m.locked.noStaff}</p> : (
           <table className={ui.table}>
             <thead>
-              <tr><th scope="col" className={ui.th}>{m.locked.username}</th><th scope="col" className={ui.th}>{m.locked.until}</th></tr>
+              <tr>
+                <th scope="col" className={ui.th}>{m.locked.username}</th>
+                <th scope="col" className={ui.th}>{m.locked.until}</th>
+              </tr>
             </thead>
             <tbody>
               {locked.staff.map((s) => (

@@ -82,7 +82,9 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
         <h2 id="attributes" className={ui.h2}>{o.attributes}</h2>
         {Object.keys(s.attributes).length === 0 ? <p>{o.noAttributes}</p> : (
           <table className={ui.table}>
-            <thead><tr><th scope="col" className={ui.th}>{o.attribute}</th><th scope="col" className={ui.th}>{o.value}</th></tr></thead>
+            <thead>
+              <tr><th scope="col" className={ui.th}>{o.attribute}</th><th scope="col" className={ui.th}>{o.value}</th></tr>
+            </thead>
             <tbody>
               {Object.entries(s.attributes).map(([k, v]) => (
                 <tr key={k}>
@@ -144,7 +146,9 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
             <tbody>
               {consents.map((g) => (
                 <tr key={g.clientId}>
-                  <th scope="row" className={ui.td}>{clientNames.get(g.clientId) ?? o.unknownApp} <code>{g.clientId}</code></th>
+                  <th scope="row" className={ui.td}>
+                    {clientNames.get(g.clientId) ?? o.unknownApp} <code>{g.clientId}</code>
+                  </th>
                   <td className={ui.td}>{g.scopes.join(" ")}</td>
                   <td className={ui.td}>{consoleTime(g.createdAt)}</td>
                 </tr>
