@@ -28,12 +28,12 @@ test("care finds a subscriber by number, unlocks, suspends (then sign-in is refu
     await expectAccessible(page, "console-subscriber");
 
     await page.getByRole("button", { name: "Unlock the PIN" }).click();
-    await expect(page.getByRole("status")).toHaveText("PIN unlocked.");
+    await expect(page.locator("main").getByRole("status")).toHaveText("PIN unlocked.");
     await expect(page.getByText("Not locked")).toBeVisible();
 
     await page.getByLabel("Yes, suspend this subscriber and end their sessions").check();
     await page.getByRole("button", { name: "Suspend" }).click();
-    await expect(page.getByRole("status")).toContainText("Subscriber suspended");
+    await expect(page.locator("main").getByRole("status")).toContainText("Subscriber suspended");
 
     // A sign-in with this number is now refused: no code is sent, and no code works.
     const client = await createRpClient();
@@ -47,10 +47,10 @@ test("care finds a subscriber by number, unlocks, suspends (then sign-in is refu
     await signIn.close();
 
     await page.getByRole("button", { name: "Resume" }).click();
-    await expect(page.getByRole("status")).toHaveText("Subscriber active again.");
+    await expect(page.locator("main").getByRole("status")).toHaveText("Subscriber active again.");
 
     await page.getByRole("button", { name: "Remove handset Work phone" }).click();
-    await expect(page.getByRole("status")).toHaveText("Handset removed.");
+    await expect(page.locator("main").getByRole("status")).toHaveText("Handset removed.");
     await expect(page.getByText(/^removed /)).toBeVisible();
   });
 
@@ -59,7 +59,7 @@ test("a malformed number gets a clear message", async ({ page }) => {
   await page.goto(`${baseUrl()}/console/subscribers`);
   await page.getByLabel("Mobile number").fill("12ab");
   await page.getByRole("button", { name: "Find" }).click();
-  await expect(page.getByRole("alert")).toContainText("That is not a mobile number");
+  await expect(page.locator("main").getByRole("alert")).toContainText("That is not a mobile number");
   await expectAccessible(page, "console-subscribers-error");
 });
 
@@ -104,9 +104,9 @@ test.describe("without JavaScript", () => {
     await page.goto(`${baseUrl()}/console/subscribers/${s.id}`);
     await page.getByLabel("Yes, suspend this subscriber and end their sessions").check();
     await page.getByRole("button", { name: "Suspend" }).click();
-    await expect(page.getByRole("status")).toContainText("Subscriber suspended");
+    await expect(page.locator("main").getByRole("status")).toContainText("Subscriber suspended");
     await expectAccessible(page, "console-subscriber-scriptless", { scriptless: true });
     await page.getByRole("button", { name: "Resume" }).click();
-    await expect(page.getByRole("status")).toHaveText("Subscriber active again.");
+    await expect(page.locator("main").getByRole("status")).toHaveText("Subscriber active again.");
   });
 });
