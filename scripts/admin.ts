@@ -574,7 +574,7 @@ program.command("audit").description("list the audit log, newest first (subscrib
     });
     const view = events.map((e) => ({
       id: e.id, at: e.at.toISOString(), type: e.type, outcome: e.outcome, subscriber_ref: e.subscriberRef,
-      client_id: e.clientId, ip: e.ip, detail: e.detail,
+      client_id: e.clientId, ip: e.ip, detail: e.detail, staff_id: e.staffId,
     }));
     return {
       json: { events: view },

@@ -1,7 +1,11 @@
-import { updateSubscriberByMsisdn } from "./update-subscriber-by-msisdn";
+import { updateSubscriber } from "./update-subscriber";
+import type { SubscriberKey } from "./subscriber-key";
 import type { SubscriberRecord } from "./subscriber-record";
 
-/** Lets a suspended subscriber sign in again (sessions and tokens ended by the suspension stay ended). */
-export async function activateSubscriber({ msisdn }: { msisdn: string }): Promise<SubscriberRecord> {
-  return updateSubscriberByMsisdn({ msisdn, data: { status: "active" } });
+/**
+ * Lets a suspended subscriber sign in again (sessions and tokens ended by the suspension stay ended).
+ * CLI: by MSISDN, console: by id.
+ */
+export async function activateSubscriber(key: SubscriberKey): Promise<SubscriberRecord> {
+  return updateSubscriber({ ...key, data: { status: "active" } });
 }

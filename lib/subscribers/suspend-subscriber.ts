@@ -5,20 +5,24 @@ import { db } from "../db";
 import { notifyRelyingParties } from "../logout/notify-relying-parties";
 import { toSubscriberRecord, type SubscriberRecord } from "./subscriber-record";
 import { getSubscriberByMsisdnOrThrow } from "./get-subscriber-by-msisdn-or-throw";
+import { AdminError } from "../admin/admin-error";
+import type { SubscriberKey } from "./subscriber-key";
 
 /**
  * Suspends a subscriber (e.g. a lost or stolen SIM): sign-in is refused and, in the same
  * transaction, open sessions end and live tokens are revoked so nothing issued earlier keeps working, and the
  * subscriber's backchannel (CIBA) requests still pending or approved-not-redeemed become denied (each one conditional
  * UPDATE; a pending one through settleBackchannelRequest, which queues the ping or push that tells the client), so no
- * token is issued for them afterwards. The requests are denied before the tokens are revoked: a redemption that
- * commits first has its tokens revoked by the later statement.
+ * token is issued for them afterwards. CLI: by MSISDN, console: by id. The requests are denied before the tokens
+ * are revoked: a redemption that commits first has its tokens revoked by the later statement.
  */
-export async function suspendSubscriber({ msisdn }: { msisdn: string }): Promise<SubscriberRecord> {
-  const { id } = await getSubscriberByMsisdnOrThrow({ msisdn });
+export async function suspendSubscriber(key: SubscriberKey): Promise<SubscriberRecord> {
+  const id = "id" in key ? key.id : (await getSubscriberByMsisdnOrThrow(key)).id;
   const now = new Date();
   const { row, queued } = await db.$transaction(async (tx) => {
-    const row = await tx.subscriber.update({ where: { id }, data: { status: "suspended" } });
+    const found = await tx.subscriber.updateMany({ where: { id }, data: { status: "suspended" } });
+    if (found.count !== 1) throw new AdminError(`unknown subscriber ${id}`);
+    const row = (await tx.subscriber.findUnique({ where: { id } }))!;
     const { queued } = await cutSubscriberAccessIn(tx, { subscriberId: id, now });
     return { row, queued };
   });

@@ -1,7 +1,11 @@
-import { updateSubscriberByMsisdn } from "./update-subscriber-by-msisdn";
+import { updateSubscriber } from "./update-subscriber";
+import type { SubscriberKey } from "./subscriber-key";
 import type { SubscriberRecord } from "./subscriber-record";
 
-/** Lifts a PIN lockout: failed attempts, lockout escalation and lock expiry are all reset. */
-export async function unlockSubscriber({ msisdn }: { msisdn: string }): Promise<SubscriberRecord> {
-  return updateSubscriberByMsisdn({ msisdn, data: { failedPinAttempts: 0, lockedUntil: null, lockoutCount: 0 } });
+/**
+ * Lifts a PIN lockout: failed attempts, lockout escalation and lock expiry are all reset. CLI: by MSISDN, console:
+ * by id.
+ */
+export async function unlockSubscriber(key: SubscriberKey): Promise<SubscriberRecord> {
+  return updateSubscriber({ ...key, data: { failedPinAttempts: 0, lockedUntil: null, lockoutCount: 0 } });
 }

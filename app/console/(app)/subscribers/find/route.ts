@@ -1,0 +1,16 @@
+import { consolePost } from "@/lib/console/console-post";
+import { subscriberPage } from "@/lib/console/subscribers/subscriber-action";
+import { config } from "@/lib/config";
+import { normaliseMsisdn } from "@/lib/interaction/normalise-msisdn";
+import { getSubscriberByMsisdn } from "@/lib/subscribers/get-subscriber-by-msisdn";
+
+// POST /console/subscribers/find - care: the subscriber with this number (typed as people do, the operator's national
+// form included), answered by a redirect to its page (audited there). A POST, so the number is in no URL, history
+// or access log.
+export const POST = consolePost("care", async ({ form }) => {
+  const msisdn = normaliseMsisdn(form.get("number") ?? "", { country: config().DEFAULT_COUNTRY });
+  if (!msisdn) return { back: "/console/subscribers", e: "bad" };
+  const found = await getSubscriberByMsisdn({ msisdn });
+  if (!found) return { back: "/console/subscribers", e: "none" };
+  return { back: subscriberPage(found.id) };
+});

@@ -1,0 +1,104 @@
+import Link from "next/link";
+import { consolePage } from "@/lib/console/console-page";
+import { subscriberMessages } from "@/lib/console/messages/subscribers";
+import { queryParam } from "@/lib/console/subscribers/query-param";
+import { consoleTime } from "@/lib/console/audit/console-time";
+import { listSubscribersPage, type SubscriberListStatus } from "@/lib/subscribers/list-subscribers-page";
+import type { SubscriberRecord } from "@/lib/subscribers/subscriber-record";
+import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const STATUSES: SubscriberListStatus[] = ["active", "suspended", "locked"];
+
+// GET /console/subscribers - care and admin: find a subscriber by number (POST /console/subscribers/find, so the number
+// is in no URL), or list them by status (paged by MSISDN).
+export default async function SubscribersPage({ searchParams }: Props) {
+  const { csrfToken, t } = await consolePage("care");
+  const m = t(subscriberMessages);
+  const query = await searchParams;
+  const statusParam = queryParam(query, "status", 20);
+  const status = (STATUSES as string[]).includes(statusParam) ? (statusParam as SubscriberListStatus) : undefined;
+  const after = queryParam(query, "after", 100);
+  const now = new Date();
+
+  const e = queryParam(query, "e", 20);
+  const error = e === "bad" ? m.search.bad : e === "none" ? m.search.none : m.errors[e] ?? null;
+  const { subscribers: rows, next } = await listSubscribersPage({ status,
+    after: after || undefined, now });
+  const pageLink = (cursor?: string) => {
+    const p = new URLSearchParams();
+    if (status) p.set("status", status);
+    if (cursor) p.set("after", cursor);
+    const s = p.toString();
+    return `/console/subscribers${s ? `?${s}` : ""}`;
+  };
+  const name = (s: SubscriberRecord) =>
+    [s.attributes.given_name, s.attributes.family_name].filter((v) => typeof v === "string").join(" ");
+
+  return (
+    <div className={ui.page}>
+      <h1 className={ui.h1}>{m.title}</h1>
+      <p className={ui.muted}>{m.intro}</p>
+      <Notice error={error} />
+      <ConsoleForm action="/console/subscribers/find" csrfToken={csrfToken} className={ui.section}>
+        <h2 className={ui.h2}>{m.search.legend}</h2>
+        <div>
+          <label className={ui.label} htmlFor="number">{m.search.number}</label>
+          <p id="number-help" className={`${ui.muted} text-sm`}>{m.search.numberHelp}</p>
+          <input id="number" name="number" type="tel" autoComplete="off" required aria-describedby="number-help"
+            aria-invalid={e === "bad" ? true : undefined} className={ui.input} />
+        </div>
+        <button type="submit" className={ui.button}>{m.search.submit}</button>
+      </ConsoleForm>
+      <form method="get" action="/console/subscribers" className={ui.section}>
+        <h2 className={ui.h2}>{m.list.legend}</h2>
+        <div>
+          <label className={ui.label} htmlFor="status">{m.list.status}</label>
+          <select id="status" name="status" defaultValue={status ?? ""} className={ui.input}>
+            <option value="">{m.list.any}</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{m.status[s]}</option>)}
+          </select>
+        </div>
+        <button type="submit" className={ui.button}>{m.list.submit}</button>
+      </form>
+      {rows.length === 0 ? <p>{m.list.empty}</p> : (
+        <table className={ui.table}>
+          <caption className="sr-only">{m.list.caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className={ui.th}>{m.list.number}</th>
+              <th scope="col" className={ui.th}>{m.list.name}</th>
+              <th scope="col" className={ui.th}>{m.list.state}</th>
+              <th scope="col" className={ui.th}>{m.list.lock}</th>
+              <th scope="col" className={ui.th}>{m.list.created}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={s.id}>
+                <th scope="row" className={ui.td}>
+                  <Link prefetch={false} className={ui.link} href={`/console/subscribers/${encodeURIComponent(s.id)}`}>
+                    {`+${s.msisdn}`}
+                  </Link>
+                </th>
+                <td className={ui.td}>{name(s)}</td>
+                <td className={ui.td}>{m.status[s.status] ?? s.status}</td>
+                <td className={ui.td}>
+                  {s.lockedUntil && s.lockedUntil > now ? m.pinLocked(consoleTime(s.lockedUntil)) : m.pinOk}
+                </td>
+                <td className={ui.td}>{consoleTime(s.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {(after || next) && (
+        <nav aria-label={m.list.caption} className="flex gap-4">
+          {after && <Link prefetch={false} className={ui.link} href={pageLink()}>{m.list.first}</Link>}
+          {next && <Link prefetch={false} className={ui.link} href={pageLink(next)}>{m.list.next}</Link>}
+        </nav>
+      )}
+    </div>
+  );
+}
