@@ -56,7 +56,7 @@ export function consolePost(role: StaffRole, action: ConsoleAction) {
       if (!checkFormToken(CSRF_LABEL, staff.sessionId, form.get("csrf_token"))) return forbidden();
       const ip = clientIp(req.headers);
       if (!roleAllows(staff.role, role)) {
-        await recordAuditEvent({ type: `console_${new URL(req.url).pathname.split("/").slice(2).join("_") || "action"}`,
+        await recordAuditEvent({ type: `console_${new URL(req.url).pathname.split("/").slice(2).join("_").replaceAll("-", "_") || "action"}`,
           outcome: "denied", staffId: staff.id, ip, detail: { role: staff.role, needed: role } });
         return forbidden();
       }

@@ -135,6 +135,11 @@ async function updateStaff(username: string, data: Parameters<typeof db.staff.up
 }
 
 /** Every staff account, by username. */
+/** Ends every console session of a member (sign-out): the session version moves on, so a copied cookie stops too. */
+export async function endStaffSessions(staffId: string): Promise<void> {
+  await db.staff.update({ where: { id: staffId }, data: { sessionVersion: { increment: 1 } }, select: { id: true } });
+}
+
 export async function listStaff(): Promise<StaffRecord[]> {
   const rows = await db.staff.findMany({ orderBy: { username: "asc" } });
   return rows.map(toStaffRecord);
