@@ -57,23 +57,32 @@ function checkRole(role: string): StaffRole {
   return role;
 }
 
-async function freshCredentials(username: string) {
-  const password = randomToken(18); // 144 bits, base64url: typed once into a password manager
-  const totpSecret = newTotpSecret();
+async function freshCredentials(username: string, fixed?: { password: string; totpSecret: string }) {
+  const password = fixed?.password ?? randomToken(18); // 144 bits, base64url: typed once into a password manager
+  const totpSecret = fixed?.totpSecret ?? newTotpSecret();
   return {
     shown: { username, password, totpSecret, totpUri: totpUri(totpSecret, username) } satisfies StaffCredentials,
     stored: { passwordHash: await hashSecret(password), totpSecret: encryptAtRest(totpSecret, config().KEY_ENCRYPTION_SECRET) },
   };
 }
 
-/** Creates a staff account with a generated password and TOTP secret, shown once (`staff create`). */
-export async function createStaff({ username, role }: { username: string; role: string }): Promise<StaffCredentials> {
+/**
+ * Creates a staff account with a generated password and TOTP secret, shown once (`staff create`). `fixed`: the
+ * demo's published credentials (lib/demo/seed-demo-data.ts), never used otherwise.
+ */
+export async function createStaff({ username, role, fixed }: {
+  username: string; role: string; fixed?: { password: string; totpSecret: string };
+}): Promise<StaffCredentials> {
   const u = checkUsername(username);
   const r = checkRole(role);
-  const { shown, stored } = await freshCredentials(u);
-  const existing = await db.staff.findUnique({ where: { username: u }, select: { id: true } });
-  if (existing) throw new StaffAccountError("exists", `staff member ${u} exists`);
-  await db.staff.create({ data: { id: uuidV7(), username: u, role: r, ...stored }, select: { id: true } });
+  const { shown, stored } = await freshCredentials(u, fixed);
+  try {
+    await db.staff.create({ data: { id: uuidV7(), username: u, role: r, ...stored }, select: { id: true } });
+  } catch (err) {
+    // The unique username: one of two parallel creations of the same name loses here, with the same answer.
+    if ((err as { code?: string }).code === "P2002") throw new StaffAccountError("exists", `staff member ${u} exists`);
+    throw err;
+  }
   return shown;
 }
 

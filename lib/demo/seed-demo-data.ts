@@ -6,6 +6,7 @@ import { createSubscriber, type CreateSubscriberInput } from "../subscribers/cre
 import { ensurePlaygroundClient } from "../playground/ensure-playground-client";
 import { addNetworkRange, listNetworkRanges } from "../network/manage-ranges";
 import { NETWORK_API_SCOPES } from "../network-apis/camara-scopes";
+import { createStaff } from "../console/staff-accounts";
 
 // Documented in the README ("Demo data"). Fixed on purpose so a newcomer can follow the quick start;
 // the secrets say "change-me" because they are public.
@@ -85,6 +86,15 @@ const DEMO_SUBSCRIBERS: CreateSubscriberInput[] = [
  * encryption keys, the demo clients and subscribers. Rows that exist are left exactly as they are, except
  * the playground client, which follows this ISSUER (see ensurePlaygroundClient).
  */
+/**
+ * The console's demo staff (docs/console.md), one per role, with the published password and TOTP secret (base32,
+ * the authenticator apps' example secret): only with DEMO_DATA, like every published demo credential.
+ */
+const DEMO_STAFF = [
+  { username: "demo-admin", role: "admin" }, { username: "demo-care", role: "care" }, { username: "demo-viewer", role: "viewer" },
+];
+const DEMO_STAFF_CREDENTIALS = { password: "demo-console-change-me", totpSecret: "JBSWY3DPEHPK3PXP" };
+
 /** The demo subscriber 447700900001's data session. */
 const DEMO_NETWORK_RANGE = { cidr: "127.0.0.2/32", msisdn: "447700900001" };
 
@@ -118,7 +128,16 @@ export async function seedDemoData(): Promise<string> {
     await addNetworkRange(DEMO_NETWORK_RANGE);
   }
   await ensurePlaygroundClient();
+  const haveStaff = new Set((await db.staff.findMany({ where: { username: { in: DEMO_STAFF.map((m) => m.username) } },
+    select: { username: true } })).map((m) => m.username));
+  let staff = 0;
+  for (const m of DEMO_STAFF) {
+    if (haveStaff.has(m.username)) continue;
+    await createStaff({ ...m, fixed: DEMO_STAFF_CREDENTIALS });
+    staff++;
+  }
   return `Demo data: ${keys.length} published keys; playground client ready; ` +
     `clients ${clients} created, ${DEMO_CLIENTS.length - clients} kept; ` +
-    `subscribers ${subscribers} created, ${DEMO_SUBSCRIBERS.length - subscribers} kept`;
+    `subscribers ${subscribers} created, ${DEMO_SUBSCRIBERS.length - subscribers} kept; ` +
+    `console staff ${staff} created, ${DEMO_STAFF.length - staff} kept`;
 }

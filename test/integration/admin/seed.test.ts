@@ -33,8 +33,13 @@ const IDENTITY = ["title", "givenName", "middleName", "familyName", "preferredUs
 
 describe("demo data seed", () => {
   it("creates the documented clients, subscribers and keys", async () => {
-    expect(await seedDemoData()).toMatch(/clients 4 created.*subscribers 4 created/);
+    expect(await seedDemoData()).toMatch(/clients 4 created.*subscribers 4 created.*console staff 3 created/);
     const { clients, subscribers, keys } = await snapshot();
+    // The console's demo staff sign in with the published password and TOTP secret (docs/console.md).
+    const { verifyStaffSignIn } = await import("@/lib/console/verify-staff-sign-in");
+    const { totpCode } = await import("@/lib/console/totp");
+    expect(await verifyStaffSignIn({ username: "demo-care", password: "demo-console-change-me",
+      code: totpCode("JBSWY3DPEHPK3PXP", "demo-care"), ip: null })).toMatchObject({ username: "demo-care", role: "care" });
     expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
 
     const demo = clients.find((c) => c.id === "demo-client")!;
@@ -89,8 +94,8 @@ describe("demo data seed", () => {
 
   it("re-running, in process or as `npm start` does (prisma/seed.ts), changes nothing", async () => {
     const before = await snapshot();
-    expect(await seedDemoData()).toMatch(/clients 0 created, 4 kept; subscribers 0 created, 4 kept/);
-    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 4 kept.*0 created, 4 kept\n$/);
+    expect(await seedDemoData()).toMatch(/clients 0 created, 4 kept; subscribers 0 created, 4 kept; console staff 0 created, 3 kept/);
+    expect(await runSeedScript("true")).toMatch(/^Demo data: .*0 created, 4 kept.*0 created, 4 kept.*0 created, 3 kept\n$/);
     expect(await snapshot()).toEqual(before);
   });
 
