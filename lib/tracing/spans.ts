@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, type Attributes, type Span } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
 import { tracing } from "./tracing-state";
 
 /**
@@ -45,14 +45,18 @@ export function statementName(sql: string): string {
 
 /**
  * A database statement as a CLIENT span: db.system and db.query.text only. The text is the prepared
- * statement with its placeholders (`?`, `$1`); parameter values are never recorded.
+ * statement with its placeholders (`?`, `$1`); parameter values are never recorded. Only under a
+ * span (a request's): the background loops' statements (purge, outbox polls) would otherwise make
+ * one single-span trace each.
  */
 export function dbSpan<T>(system: "sqlite" | "postgresql", sql: string, fn: () => Promise<T>): Promise<T> {
+  if (!trace.getSpan(context.active())) return fn();
   return inSpan(statementName(sql), SpanKind.CLIENT, { "db.system": system, "db.query.text": sql }, fn);
 }
 
 /** `dbSpan` for a synchronous statement. */
 export function dbSpanSync<T>(system: "sqlite" | "postgresql", sql: string, fn: () => T): T {
+  if (!trace.getSpan(context.active())) return fn();
   return inSpanSync(statementName(sql), SpanKind.CLIENT, { "db.system": system, "db.query.text": sql }, fn);
 }
 
