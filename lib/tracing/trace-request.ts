@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { ENDPOINTS, SCREEN_AREAS } from "../http/endpoints";
+import { logger } from "../log";
 import { startTracing } from "./start-tracing";
 import { tracing } from "./tracing-state";
 
@@ -15,7 +16,7 @@ import { tracing } from "./tracing-state";
  * a caller-chosen trace id would choose our request id in the logs, and its sampled flag our sampling).
  */
 export function traceRequest(req: http.IncomingMessage, res: http.ServerResponse, handle: () => void): void {
-  if (!tracing.started) startTracing();
+  if (!tracing.started) startOnce();
   if (!tracing.on) return handle();
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
@@ -38,6 +39,15 @@ export function traceRequest(req: http.IncomingMessage, res: http.ServerResponse
   res.once("finish", end);
   res.once("close", end);
   context.with(trace.setSpan(ROOT_CONTEXT, span), handle);
+}
+
+/** instrumentation.ts normally starts tracing first (a bad OTEL_* value stops the start there); never fail a request for it. */
+function startOnce() {
+  try {
+    startTracing();
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, "OpenTelemetry traces not started");
+  }
 }
 
 const STATIC = new Map<string, string>();

@@ -14,7 +14,7 @@ export const DEFAULT_SERVICE_NAME = "operator-identity-service";
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and no OTEL_TRACES_EXPORTER. OTEL_TRACES_EXPORTER=none and
  * OTEL_SDK_DISABLED=true turn it off whatever else is set. These are the SDK's own variables, read
  * here as the SDK reads them (not lib/config.ts: they belong to the OpenTelemetry specification).
- * An exporter name we do not ship (zipkin, jaeger, ...) is refused at start rather than ignored.
+ * An exporter name we do not ship (zipkin, jaeger, ...) throws: an error in the start-up log, traces off.
  */
 export function tracingConfig(env: Record<string, string | undefined>): TracingConfig {
   const serviceName = env.OTEL_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME;
