@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { startServer, type RunningServer } from "@/test/support/server";
 import { testingOnPostgres } from "@/test/support/postgres";
-import { prismaFor } from "@/test/faults/fault-support";
+import { createPrismaClient } from "@/lib/db";
 import { shippedMigrations } from "@/lib/health/readiness";
 
 // Issue 22, "Health": liveness (the process answers) and readiness (database, signing keys, migrations).
@@ -34,7 +34,7 @@ describe("a server whose database lacks a migration, then loses its file", () =>
 
   beforeAll(async () => {
     server = await startServer({ name: "health" });
-    prisma = prismaFor(server.databaseUrl);
+    prisma = createPrismaClient(server.databaseUrl);
     // The latest migration's bookkeeping row removed: to the service, that migration is not applied.
     row = (await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
       `SELECT * FROM "_prisma_migrations" WHERE migration_name = '${latest}'`))[0]!;

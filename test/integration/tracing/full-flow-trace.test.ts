@@ -6,6 +6,7 @@ import { latestCode, flowPoster } from "@/test/support/sign-in-http";
 import { redeemCode } from "@/test/support/codes";
 import { beginAuthorization, csrfOf, getInteraction } from "@/e2e/fixtures/interaction-http";
 import { startServer, type RunningServer } from "@/test/support/server";
+import { testingOnPostgres } from "@/test/support/postgres";
 
 // Issue 22, "OpenTelemetry traces", against the real server process: it runs with only the standard
 // variables (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTLP over HTTP/JSON) pointing at a tiny OTLP receiver
@@ -113,7 +114,7 @@ describe("a trace of a full flow (the real server, OTLP)", () => {
     expect(sign.parent).toBe(root.spanId);
     expect(sign.attrs["jwt.alg"]).toBe("RS256");
     expect(sign.attrs["jwt.kid"]).toBeTruthy();
-    const statements = all.filter((s) => s.kind === CLIENT && s.attrs["db.system"] === "sqlite");
+    const statements = all.filter((s) => s.kind === CLIENT && s.attrs["db.system"] === (testingOnPostgres() ? "postgresql" : "sqlite"));
     expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) {
       expect(s.parent).toBe(root.spanId);
