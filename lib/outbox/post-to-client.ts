@@ -30,15 +30,15 @@ export async function postToClient({ uri, body, contentType, authorization, trus
   if (!trusted) return postGuarded({ uri, body, contentType, authorization });
   // A CLIENT span (host and path only) under the caller's when traces are on (lib/tracing); the guarded
   // path above gets its span from fetchClientDocument.
-  return tracing.on ? outboundSpan("POST", uri, async (span) => {
+  if (!tracing.on) return postTrusted(uri, body, contentType, authorization);
+  return outboundSpan("POST", uri, async (span) => {
     const outcome = await postTrusted(uri, body, contentType, authorization);
     if (outcome.status !== undefined) span.setAttribute("http.response.status_code", outcome.status);
-    return outcome.outcome;
-  }) : (await postTrusted(uri, body, contentType, authorization)).outcome;
+    return outcome;
+  });
 }
 
-async function postTrusted(uri: string, body: string, contentType: string, authorization?: string):
-  Promise<{ outcome: Outcome; status?: number }> {
+async function postTrusted(uri: string, body: string, contentType: string, authorization?: string): Promise<Outcome> {
   try {
     const res = await fetch(uri, {
       method: "POST", redirect: "manual", signal: AbortSignal.timeout(POST_TIMEOUT_MS),
@@ -47,9 +47,9 @@ async function postTrusted(uri: string, body: string, contentType: string, autho
       body,
     });
     await res.body?.cancel().catch(() => undefined);
-    return { outcome: byStatus(res.status), status: res.status };
+    return byStatus(res.status);
   } catch (err) {
-    return { outcome: { delivered: false, final: false, error: describeError(err) } };
+    return { delivered: false, final: false, error: describeError(err) };
   }
 }
 

@@ -68,13 +68,15 @@ export class PgStore implements HotStore {
   // placeholders, never the values. Off: one boolean check.
   private async rows(on: Queryable, sql: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
     reportStatement(sql);
-    if (tracing.on) return dbSpan("postgresql", sql, async () => (await on.query({ ...this.prepared(sql), values })).rows);
+    if (tracing.on) return dbSpan("postgresql", this.prepared(sql).text, async () => (await on.query({ ...this.prepared(sql), values })).rows);
     return (await on.query({ ...this.prepared(sql), values })).rows;
   }
 
   private async count(on: Queryable, sql: string, values: unknown[]): Promise<number> {
     reportStatement(sql);
-    if (tracing.on) return dbSpan("postgresql", sql, async () => (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0);
+    if (tracing.on) {
+      return dbSpan("postgresql", this.prepared(sql).text, async () => (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0);
+    }
     return (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0;
   }
 
