@@ -5,6 +5,7 @@ import pg from "pg";
 import { registerDbPool } from "./metrics/db-pools";
 import { config } from "./config";
 import { isSqliteBusy } from "./store/is-sqlite-busy";
+import { dbSpan, tracing } from "./tracing/spans";
 
 /**
  * Driver adapter for a DATABASE_URL: `file:` is SQLite, `postgresql://` is PostgreSQL (bounded pool).
@@ -20,10 +21,44 @@ import { isSqliteBusy } from "./store/is-sqlite-busy";
  * bounded so an unreachable server fails fast (503) rather than holding requests open.
  */
 export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) {
-  if (url.startsWith("file:")) return immediateTransactions(new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true }));
+  if (url.startsWith("file:")) {
+    return tracedStatements(immediateTransactions(new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true })), "sqlite");
+  }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
   registerDbPool("prisma", pool); // its connection counts for the metrics (lib/metrics/db-pools.ts)
-  return new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]);
+  return tracedStatements(new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]), "postgresql");
+}
+
+type Statement = { sql: string };
+type Queryable = { queryRaw(q: Statement): Promise<unknown>; executeRaw(q: Statement): Promise<unknown> };
+
+/**
+ * OpenTelemetry: each statement Prisma sends through the adapter (its transactions' included) as a
+ * CLIENT span with db.system and db.query.text (the SQL with its placeholders; the arguments are
+ * never recorded), when traces are on (lib/tracing); otherwise one boolean check per statement.
+ * Wraps the connected adapter's queryRaw/executeRaw and those of each transaction it starts
+ * (after immediateTransactions' own wrapping of the SQLite connection).
+ */
+function tracedStatements<F extends { connect(): Promise<unknown> }>(factory: F, system: "sqlite" | "postgresql"): F {
+  const connect = factory.connect.bind(factory);
+  const wrap = (q: Queryable) => {
+    const query = q.queryRaw.bind(q);
+    const execute = q.executeRaw.bind(q);
+    q.queryRaw = (s) => tracing.on ? dbSpan(system, s.sql, () => query(s)) : query(s);
+    q.executeRaw = (s) => tracing.on ? dbSpan(system, s.sql, () => execute(s)) : execute(s);
+  };
+  factory.connect = async () => {
+    const adapter = await connect() as Queryable & { startTransaction(...a: unknown[]): Promise<Queryable> };
+    wrap(adapter);
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (...a: unknown[]) => {
+      const tx = await start(...a);
+      wrap(tx);
+      return tx;
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 /**

@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP } from "node:net";
 import { config } from "../config";
+import { outboundSpan, tracing } from "../tracing/spans";
 
 /**
  * Fetches a document at a URL a client registered or sent (its `jwks_uri`, a `request_uri` by reference), or
@@ -127,8 +128,23 @@ async function resolveAllowed(url: URL, allowLoopback: boolean): Promise<{ addre
 
 /**
  * GETs (or POSTs to) the URL under the rules above and returns the status, body (UTF-8) and caching headers.
+ * With traces on (lib/tracing), a CLIENT span (method, host and path; never the query nor the body).
  */
 export async function fetchClientDocument(raw: string, limits: FetchLimits = {}): Promise<ClientDocument> {
+  if (!tracing.on) return fetchDocument(raw, limits);
+  return outboundSpan(limits.method === "POST" ? "POST" : "GET", raw, async (span) => {
+    try {
+      const doc = await fetchDocument(raw, limits);
+      span.setAttribute("http.response.status_code", doc.status);
+      return doc;
+    } catch (err) {
+      if (err instanceof ClientDocumentError && err.status !== undefined) span.setAttribute("http.response.status_code", err.status);
+      throw err;
+    }
+  });
+}
+
+async function fetchDocument(raw: string, limits: FetchLimits): Promise<ClientDocument> {
   const timeoutMs = limits.timeoutMs ?? CLIENT_DOCUMENT_TIMEOUT_MS;
   const maxBytes = limits.maxBytes ?? CLIENT_DOCUMENT_MAX_BYTES;
   const allowLoopback = limits.allowLoopback ?? config().ALLOW_LOOPBACK_CLIENT_URLS;

@@ -5,6 +5,7 @@ import { withTransportHeaders } from "./security-headers";
 import { TextBodyResponse } from "./text-body-response";
 import { ifDatabaseUnavailable } from "./if-database-unavailable";
 import { RETRY_AFTER_SECONDS } from "./is-database-unavailable";
+import { currentTraceId } from "../tracing/trace-id";
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
@@ -55,7 +56,8 @@ type Handler = (req: Request, ctx: { requestId: string }) => Promise<Response>;
 /** Wraps a JSON endpoint: request id, one access log line, errors turned into responses. */
 export function jsonEndpoint(name: string, handler: Handler) {
   return async (req: Request): Promise<Response> => {
-    const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
+    // The trace id when OpenTelemetry traces are on (lib/tracing), as the logs carry it.
+    const requestId = currentTraceId() || req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
     const started = performance.now();
     let res: Response;
     try {

@@ -1,6 +1,7 @@
 import { SignJWT } from "jose";
 import { config } from "../config";
 import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
+import { signSpan, tracing } from "../tracing/spans";
 
 /** The one event of a Back-Channel Logout 1.0 logout token (§2.4). */
 export const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
@@ -19,13 +20,14 @@ export async function signLogoutToken({ clientId, sub, sid, jti, now = Date.now(
   const iat = Math.floor(now / 1000);
   const claims: Record<string, unknown> = { events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } };
   if (sid) claims.sid = sid;
-  return new SignJWT(claims)
+  const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "logout+jwt" })
     .setIssuer(config().ISSUER)
     .setAudience(clientId)
     .setSubject(sub)
     .setIssuedAt(iat)
     .setExpirationTime(iat + LOGOUT_TOKEN_TTL)
-    .setJti(jti)
-    .sign(key.privateKey);
+    .setJti(jti);
+  // A `jwt.sign` span (alg, kid) when traces are on (lib/tracing).
+  return tracing.on ? signSpan(SIGNING_ALG, key.kid, () => jwt.sign(key.privateKey)) : jwt.sign(key.privateKey);
 }

@@ -2,6 +2,8 @@ import { config } from "../config";
 import { deviceInboxAllowed } from "./device-inbox-allowed";
 import { createInboxChannel } from "./inbox-channel";
 import { createLogChannel } from "./log-channel";
+import { inSpan, tracing } from "../tracing/spans";
+import { SpanKind } from "@opentelemetry/api";
 
 /**
  * How the service reaches a subscriber's handset (one-time codes, notifications). A real SMS
@@ -22,6 +24,21 @@ let channel: MessagingChannel | undefined;
  */
 export function getMessagingChannel(): MessagingChannel {
   const c = config();
-  channel ??= c.MESSAGING_CHANNEL === "inbox" && deviceInboxAllowed(c) ? createInboxChannel() : createLogChannel();
+  if (!channel) {
+    const name = c.MESSAGING_CHANNEL === "inbox" && deviceInboxAllowed(c) ? "inbox" : "log";
+    channel = traced(name, name === "inbox" ? createInboxChannel() : createLogChannel());
+  }
   return channel;
+}
+
+/**
+ * Each send as a CLIENT span `message.send` (messaging.system: the channel's name) when traces are on
+ * (lib/tracing): never the number nor the body (a one-time code).
+ */
+function traced(name: string, inner: MessagingChannel): MessagingChannel {
+  return {
+    send: (message) => tracing.on
+      ? inSpan("message.send", SpanKind.CLIENT, { "messaging.system": name }, () => inner.send(message))
+      : inner.send(message),
+  };
 }

@@ -4,6 +4,7 @@ import { AUTH_REQ_ID_CLAIM } from "../ciba/ciba";
 import { config } from "../config";
 import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
 import { pairwiseSubject } from "../subjects/pairwise-subject";
+import { signSpan, tracing } from "../tracing/spans";
 
 export interface IdTokenInput {
   client: { id: string; sectorIdentifier: string };
@@ -75,12 +76,13 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   if (input.authReqId) claims[AUTH_REQ_ID_CLAIM] = input.authReqId;
   // rt_hash: as at_hash, of the refresh token (left half of SHA-256, base64url)
   if (input.authReqId && input.refreshToken) claims[RT_HASH_CLAIM] = accessTokenHash(input.refreshToken);
-  return new SignJWT(claims)
+  const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)
     .setSubject(pairwiseSubject({ subscriberId: input.subscriberId, sectorIdentifier: input.client.sectorIdentifier }))
     .setAudience(input.client.id)
     .setIssuedAt(iat)
-    .setExpirationTime(iat + config().ACCESS_TOKEN_TTL)
-    .sign(key.privateKey);
+    .setExpirationTime(iat + config().ACCESS_TOKEN_TTL);
+  // A `jwt.sign` span (alg, kid) under the request's when traces are on (lib/tracing).
+  return tracing.on ? signSpan(SIGNING_ALG, key.kid, () => jwt.sign(key.privateKey)) : jwt.sign(key.privateKey);
 }

@@ -1,5 +1,6 @@
 import { ClientDocumentError, ClientUrlRefusedError, fetchClientDocument } from "../clients/fetch-client-document";
 import { describeError, type Outcome } from "./outbox";
+import { outboundSpan, tracing } from "../tracing/spans";
 
 /** Time allowed for one POST to a relying party. */
 export const POST_TIMEOUT_MS = 5_000;
@@ -27,6 +28,17 @@ export async function postToClient({ uri, body, contentType, authorization, trus
   uri: string; body: string; contentType: string; authorization?: string; trusted: boolean;
 }): Promise<Outcome> {
   if (!trusted) return postGuarded({ uri, body, contentType, authorization });
+  // A CLIENT span (host and path only) under the caller's when traces are on (lib/tracing); the guarded
+  // path above gets its span from fetchClientDocument.
+  if (!tracing.on) return postTrusted(uri, body, contentType, authorization);
+  return outboundSpan("POST", uri, async (span) => {
+    const outcome = await postTrusted(uri, body, contentType, authorization);
+    if (outcome.status !== undefined) span.setAttribute("http.response.status_code", outcome.status);
+    return outcome;
+  });
+}
+
+async function postTrusted(uri: string, body: string, contentType: string, authorization?: string): Promise<Outcome> {
   try {
     const res = await fetch(uri, {
       method: "POST", redirect: "manual", signal: AbortSignal.timeout(POST_TIMEOUT_MS),

@@ -5,6 +5,7 @@ import type { HotStore, InsertRow } from "./hot-store";
 import type { LiveSession } from "../sessions/live-session";
 import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { reportStatement } from "./statement-listener";
+import { dbSpan, tracing } from "../tracing/spans";
 
 const TIMESTAMP_OID = 1114; // timestamp without time zone: Prisma's DateTime column type (TIMESTAMP(3))
 
@@ -63,14 +64,25 @@ export class PgStore implements HotStore {
     return p;
   }
 
+  // With traces on (lib/tracing), each statement is a CLIENT span: db.system and the SQL text with its
+  // placeholders, never the values. Off: one boolean check.
   private async rows(on: Queryable, sql: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
     reportStatement(sql);
+    if (tracing.on) return dbSpan("postgresql", this.prepared(sql).text, async () => (await on.query({ ...this.prepared(sql), values })).rows);
     return (await on.query({ ...this.prepared(sql), values })).rows;
   }
 
   private async count(on: Queryable, sql: string, values: unknown[]): Promise<number> {
     reportStatement(sql);
+    if (tracing.on) {
+      return dbSpan("postgresql", this.prepared(sql).text, async () => (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0);
+    }
     return (await on.query({ ...this.prepared(sql), values })).rowCount ?? 0;
+  }
+
+  private control(c: Queryable, sql: "BEGIN" | "COMMIT" | "ROLLBACK") {
+    reportStatement(sql);
+    return tracing.on ? dbSpan("postgresql", sql, () => c.query(sql)) : c.query(sql);
   }
 
   private insert(on: Queryable, table: string, row: InsertRow) {
@@ -82,11 +94,9 @@ export class PgStore implements HotStore {
     const c = await this.pool.connect();
     let ok = false;
     try {
-      reportStatement("BEGIN");
-      await c.query("BEGIN");
+      await this.control(c, "BEGIN");
       ok = await body(c);
-      reportStatement(ok ? "COMMIT" : "ROLLBACK");
-      await c.query(ok ? "COMMIT" : "ROLLBACK");
+      await this.control(c, ok ? "COMMIT" : "ROLLBACK");
       c.release();
       return ok;
     } catch (err) {

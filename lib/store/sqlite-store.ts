@@ -5,6 +5,8 @@ import type { LiveSession } from "../sessions/live-session";
 import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
 import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
+import { dbSpanSync, tracing } from "../tracing/spans";
+import { context, type Context } from "@opentelemetry/api";
 import { startCheckpointer, type Checkpointer, type CheckpointEvent } from "./sqlite-checkpointer";
 
 
@@ -45,7 +47,9 @@ export class SqliteStore implements HotStore {
   /** The worker that checkpoints the WAL off the event loop (lib/store/sqlite-checkpointer.ts). */
   checkpointer?: Checkpointer;
   private closed = false;
-  private queue: Array<{ body: () => boolean; resolve: (v: boolean) => void; reject: (e: unknown) => void; deadline: number }> = [];
+  private queue: Array<{ body: () => boolean; resolve: (v: boolean) => void; reject: (e: unknown) => void; deadline: number;
+    /** With traces on: the writer's context, so its statements are its request's children (lib/tracing). */
+    ctx?: Context }> = [];
   private flushScheduled = false;
 
   /**
@@ -99,13 +103,17 @@ export class SqliteStore implements HotStore {
     return s;
   }
 
+  // With traces on (lib/tracing), each statement is a CLIENT span: db.system and the SQL text with its
+  // placeholders, never the arguments. Off: one boolean check.
   private get(sql: string, args: unknown[]): Record<string, unknown> | undefined {
     reportStatement(sql);
+    if (tracing.on) return dbSpanSync("sqlite", sql, () => this.stmt(sql).get(...args) as Record<string, unknown> | undefined);
     return this.stmt(sql).get(...args) as Record<string, unknown> | undefined;
   }
 
   private run(sql: string, args: unknown[]): number {
     reportStatement(sql);
+    if (tracing.on) return dbSpanSync("sqlite", sql, () => this.stmt(sql).run(...args).changes);
     return this.stmt(sql).run(...args).changes;
   }
 
@@ -152,7 +160,8 @@ export class SqliteStore implements HotStore {
    */
   private write(body: () => boolean): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ body, resolve, reject, deadline: Date.now() + this.busyWaitMs });
+      this.queue.push({ body, resolve, reject, deadline: Date.now() + this.busyWaitMs,
+        ctx: tracing.on ? context.active() : undefined });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush(1));
@@ -187,7 +196,8 @@ export class SqliteStore implements HotStore {
       for (const w of batch) {
         if (!single) this.run("SAVEPOINT w", []);
         try {
-          const value = w.body();
+          // BEGIN/COMMIT of a batch are traced under the first writer's request; each write under its own.
+          const value = w.ctx ? context.with(w.ctx, w.body) : w.body();
           if (!value && !single) this.run("ROLLBACK TO w", []);
           outcomes.push({ ok: true, value });
         } catch (err) {
@@ -225,7 +235,8 @@ export class SqliteStore implements HotStore {
     if (msisdn) args.push(msisdn);
     return this.retry(() => {
       reportStatement(sql);
-      const rows = this.stmt(sql).all(...args) as Array<Record<string, unknown>>;
+      const all = () => this.stmt(sql).all(...args) as Array<Record<string, unknown>>;
+      const rows = tracing.on ? dbSpanSync("sqlite", sql, all) : all();
       return rows.map((r) => ({ id: r.id as string, subscriberId: r.subscriberId as string,
         authTime: sqliteDate(r.authTime)!, acr: r.acr as string, amr: r.amr as string }));
     });

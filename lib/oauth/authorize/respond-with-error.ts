@@ -4,6 +4,7 @@ import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
 import { randomToken } from "../../crypto";
+import { currentTraceId } from "../../tracing/trace-id";
 import { OAuthError } from "../errors";
 import { requestMessages } from "../../i18n/request-language";
 import { errorPageBrand } from "../../branding/error-page-brand";
@@ -50,10 +51,12 @@ export type StepContext = { target?: RedirectTarget };
 
 /**
  * Runs one authorization step (`/authorize`, `/authorize/resume/{id}`, `/authorize/wait/{id}`) with
- * a request id and the one error mapping above.
+ * a request id and the one error mapping above. The request id is the trace id when OpenTelemetry
+ * traces are on (lib/tracing), so a reference on an error page finds the trace; otherwise the
+ * caller's X-Request-Id, else a random one.
  */
 export async function runAuthorizeStep(req: Request, step: (ctx: StepContext) => Promise<Response>): Promise<Response> {
-  const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
+  const requestId = currentTraceId() || req.headers.get("x-request-id")?.slice(0, 64) || randomToken(9);
   const ctx: StepContext = {};
   let res: Response;
   try {
