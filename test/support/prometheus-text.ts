@@ -29,8 +29,11 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
     } else if ((m = SAMPLE.exec(line))) {
       const name = m[1]!;
       const labels = parseLabels(m[2] ?? "", where);
-      const value = m[3] === "+Inf" ? Infinity : m[3] === "-Inf" ? -Infinity : m[3] === "NaN" ? NaN : Number(m[3]);
-      if (Number.isNaN(value) && m[3] !== "NaN") throw new Error(`bad value at ${where}`);
+      // Values as Go's ParseFloat reads them (Prometheus's parser): NaN and ±Inf in any case (prom-client writes Nan).
+      const raw = m[3]!.toLowerCase();
+      const value = raw === "+inf" || raw === "inf" ? Infinity : raw === "-inf" ? -Infinity : raw === "nan" ? NaN
+        : /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/.test(raw) ? Number(raw) : NaN;
+      if (Number.isNaN(value) && raw !== "nan") throw new Error(`bad value at ${where}`);
       const owner = families.get(name) ?? families.get(SUFFIXES.reduce((n, s) => (n.endsWith(s) && families.has(n.slice(0, -s.length))
         ? n.slice(0, -s.length) : n), name));
       if (!owner?.type) throw new Error(`sample without TYPE at ${where}`);

@@ -5,7 +5,7 @@ import { flowPoster, latestCode } from "@/test/support/sign-in-http";
 import { redeemCode } from "@/test/support/codes";
 import { parsePrometheusText, sumOf, type PromFamily } from "@/test/support/prometheus-text";
 import { startServer, type RunningServer } from "@/test/support/server";
-import { beginAuthorization } from "@/e2e/fixtures/interaction-http";
+import { beginAuthorization, csrfOf, getInteraction } from "@/e2e/fixtures/interaction-http";
 
 const baseUrl = inject("baseUrl");
 const post = flowPoster(baseUrl);
@@ -35,8 +35,12 @@ describe("GET /metrics after a full flow", () => {
     const s = await createTestSubscriber();
     const f = await beginAuthorization(baseUrl, client);
     await post(f, "msisdn", { msisdn: `+${s.msisdn}` });
-    const signedIn = await post(f, "code", { code: (await latestCode(s.msisdn))! });
-    const resumed = await fetch(signedIn.headers.get("location")!, { headers: { cookie: f.cookie }, redirect: "manual" });
+    await post(f, "code", { code: (await latestCode(s.msisdn))! });
+    const toConsent = await fetch(`${baseUrl}/authorize/resume/${f.id}`, { headers: { cookie: f.cookie }, redirect: "manual" });
+    expect(toConsent.headers.get("location")).toBe(`${baseUrl}/interaction/${f.id}`);
+    f.csrf = csrfOf((await getInteraction(baseUrl, f.id, f.cookie)).html);
+    await post(f, "consent", { decision: "allow" });
+    const resumed = await fetch(`${baseUrl}/authorize/resume/${f.id}`, { headers: { cookie: f.cookie }, redirect: "manual" });
     const code = new URL(resumed.headers.get("location")!).searchParams.get("code");
     expect(code).toBeTruthy();
     expect((await redeemCode(baseUrl, client, code!)).status).toBe(200);
