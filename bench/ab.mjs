@@ -25,10 +25,13 @@ const log = (m) => console.error(`[ab] ${m}`);
 const pin = tasksetAvailable();
 if (pin) pinSelf(1);
 const targets = [];
+let names = [distA, distB];
 try {
   const envOf = (v) => Object.fromEntries((v ?? "").split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")),
     kv.slice(kv.indexOf("=") + 1)]));
   const extra = [envOf(process.env.BENCH_AB_ENV_A), envOf(process.env.BENCH_AB_ENV_B)];
+  names = [distA, distB].map((d, i) => `${"AB"[i]} ${d}${Object.keys(extra[i]).length
+    ? ` (${process.env[`BENCH_AB_ENV_${"AB"[i]}`]})` : ""}`);
   for (const [i, distDir] of [distA, distB].entries()) {
     targets.push(await startOurs({ distDir, serverCore: pin ? 0 : null, log, extraEnv: extra[i] }));
   }
@@ -43,13 +46,12 @@ try {
   for (let r = 0; r < Number(roundsArg); r++) {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
       const p = await runPoint({ target: targets[i], scenario: scenarios[i], shared: shared[i], concurrency: c, durationMs: ms });
-      if (p.errors) throw new Error(`${[distA, distB][i]}: ${p.errors} errors: ${p.errorSamples?.join("; ")}`);
+      if (p.errors) throw new Error(`${names[i]}: ${p.errors} errors: ${p.errorSamples?.join("; ")}`);
       rows[i].push({ rate: p.rate, cpuMs: (p.serverCpu * (ms / 1000) * 1000) / p.completed });
-      log(`round ${r + 1} ${[distA, distB][i]}: ${p.rate.toFixed(0)} flows/s, ${rows[i].at(-1).cpuMs.toFixed(2)} ms CPU/flow`);
+      log(`round ${r + 1} ${names[i]}: ${p.rate.toFixed(0)} flows/s, ${rows[i].at(-1).cpuMs.toFixed(2)} ms CPU/flow`);
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const names = [distA, distB].map((d, i) => `${d}${Object.keys(extra[i]).length ? ` (${process.env[`BENCH_AB_ENV_${"AB"[i]}`]})` : ""}`);
   console.log(`load average at end: ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   for (const [i, d] of names.entries()) {
     console.log(`${d}: ${median(rows[i].map((x) => x.rate)).toFixed(0)} flows/s, ${median(rows[i].map((x) => x.cpuMs)).toFixed(3)} ms CPU/flow (medians)`);

@@ -1,4 +1,4 @@
-import { LATENCY_BUCKETS } from "./registry";
+import { LATENCY_BUCKETS } from "./latency-buckets";
 import { MAIN_ENDPOINTS } from "./endpoint-label";
 import type { Sample } from "./sampler";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dashboardSeries, histogramQuantile } from "./dashboard-series";
 import { endpointLabel } from "./endpoint-label";
-import { LATENCY_BUCKETS } from "./registry";
+import { LATENCY_BUCKETS } from "./latency-buckets";
 import type { Sample } from "./sampler";
 
 describe("endpointLabel", () => {
@@ -42,5 +42,26 @@ describe("dashboardSeries", () => {
     expect(d.requests.series.find((s) => s.name === "2xx")!.values).toEqual([120, 240]);
     expect(d.requests.series.map((s) => s.name)).toEqual(["2xx", "3xx", "4xx", "5xx"]);
     expect(d.p50.series.find((s) => s.name === "token")!.values).toEqual([null, null]);
+  });
+});
+
+describe("RequestSeries", () => {
+  it("exposes a counter and a cumulative histogram in the text format through a prom-client registry", async () => {
+    const { Registry } = await import("prom-client");
+    const { RequestSeries } = await import("./request-series");
+    const series = new RequestSeries();
+    const registry = new Registry();
+    registry.registerMetric(series.counter("x_requests_total", "r") as never);
+    registry.registerMetric(series.histogram("x_seconds", "s") as never);
+    series.record("token", "POST", "2xx", 0.003);
+    series.record("token", "POST", "2xx", 0.002);
+    series.record("token", "POST", "2xx", 40);
+    const text = await registry.metrics();
+    expect(text).toContain('# TYPE x_requests_total counter\nx_requests_total{endpoint="token",method="POST",outcome="2xx"} 3');
+    expect(text).toContain('x_seconds_bucket{endpoint="token",method="POST",outcome="2xx",le="0.002"} 1');
+    expect(text).toContain('x_seconds_bucket{endpoint="token",method="POST",outcome="2xx",le="0.005"} 2');
+    expect(text).toContain('x_seconds_bucket{endpoint="token",method="POST",outcome="2xx",le="30"} 2');
+    expect(text).toContain('x_seconds_bucket{endpoint="token",method="POST",outcome="2xx",le="+Inf"} 3');
+    expect(text).toContain('x_seconds_count{endpoint="token",method="POST",outcome="2xx"} 3');
   });
 });

@@ -1,15 +1,21 @@
 import { statSync } from "node:fs";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { config } from "../config";
 import { dbPools } from "./db-pools";
 import { countPendingHandsetRequests } from "./handset-pending";
+import { LATENCY_BUCKETS } from "./latency-buckets";
+import { RequestSeries, type CollectedMetric } from "./request-series";
 import { startSampler } from "./sampler";
+
+export { LATENCY_BUCKETS };
 
 /** The service's metrics (docs/observability.md "Prometheus metrics" lists each one). */
 export interface Metrics {
   registry: Registry;
-  requests: Counter<"endpoint" | "method" | "outcome">;
-  latency: Histogram<"endpoint" | "method" | "outcome">;
+  /** Every request's endpoint, method, outcome and duration (lib/metrics/count-request.ts). */
+  http: RequestSeries;
+  requests: CollectedMetric;
+  latency: CollectedMetric;
   signIns: Counter<"level" | "outcome">;
   codes: Counter<"channel">;
   lockouts: Counter<"kind">;
@@ -20,9 +26,6 @@ export interface Metrics {
 
 const KEY = Symbol.for("operator-identity.metrics");
 type Slot = { value: Metrics | null };
-
-/** Latency buckets in seconds: the hot path's few milliseconds up to the held waits' half minute. */
-export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The process's metrics, or null with METRICS=off (then nothing anywhere records anything). One registry per
@@ -44,14 +47,13 @@ function create(): Metrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: "ois_" });
-  const labelled = ["endpoint", "method", "outcome"] as const;
+  const http = new RequestSeries();
   const m: Metrics = {
     registry,
-    requests: new Counter({ name: "ois_http_requests_total", help: "HTTP requests by endpoint, method and status class.",
-      labelNames: labelled, registers }),
-    latency: new Histogram({ name: "ois_http_request_duration_seconds",
-      help: "Time from the request's arrival to the response's end, by endpoint, method and status class.",
-      labelNames: labelled, buckets: LATENCY_BUCKETS, registers }),
+    http,
+    requests: http.counter("ois_http_requests_total", "HTTP requests by endpoint, method and status class."),
+    latency: http.histogram("ois_http_request_duration_seconds",
+      "Time from the request's arrival to the response's end, by endpoint, method and status class."),
     signIns: new Counter({ name: "ois_sign_ins_total", help: "Subscriber sign-ins by level (2, 3, nba) and outcome.",
       labelNames: ["level", "outcome"], registers }),
     codes: new Counter({ name: "ois_codes_sent_total", help: "One-time sign-in codes sent, by messaging channel.",
@@ -66,6 +68,8 @@ function create(): Metrics {
       help: "Back-channel delivery attempts (ciba_ping, ciba_push, logout) by outcome (delivered, retry, failed).",
       labelNames: ["kind", "outcome"], registers }),
   };
+  registry.registerMetric(m.requests as never);
+  registry.registerMetric(m.latency as never);
   new Gauge({ name: "ois_handset_requests_pending", help: "Handset approval requests pending and not expired (capped at 10000).",
     registers, async collect() {
       const n = await countPendingHandsetRequests().catch(() => null);
