@@ -8,7 +8,7 @@ const COLOURS = ["#1e40af", "#991b1b", "#166534", "#92400e", "#6b21a8", "#334155
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3"];
 const W = 640;
 const H = 220;
-const M = { top: 12, right: 12, bottom: 28, left: 52 };
+const M = { top: 28, right: 12, bottom: 28, left: 52 };
 
 const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
 
@@ -30,7 +30,8 @@ export function MetricsChart({ id, title, desc, unit, data, texts }: {
   const path = line<[number, number | null]>().defined(([, v]) => v !== null).x(([t]) => x(new Date(t)))
     .y(([, v]) => y(v ?? 0));
   const yTicks = y.ticks(4);
-  const xTicks = x.ticks(5);
+  // One label per minute at most (ticks inside one minute would repeat the same hh:mm).
+  const xTicks = x.ticks(5).filter((d, i, all) => i === 0 || hhmm(d.getTime()) !== hhmm(all[i - 1]!.getTime()));
   return (
     <section className={ui.section} aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`} className={ui.h2}>{title}</h2>
@@ -48,11 +49,15 @@ export function MetricsChart({ id, title, desc, unit, data, texts }: {
             {hhmm(d.getTime())}
           </text>
         ))}
-        <text x={4} y={M.top} fontSize="11" fill="#334155">{unit}</text>
+        <text x={4} y={12} fontSize="11" fill="#334155">{unit}</text>
         {data.series.map((s, i) => (
           <path key={s.name} d={path(data.times.map((t, k) => [t, s.values[k] ?? null])) ?? ""} fill="none"
             stroke={COLOURS[i % COLOURS.length]} strokeWidth="2" strokeDasharray={DASHES[i % DASHES.length] || undefined} />
         ))}
+        {/* A dot per figure: a single point (the first minute) has no line to draw. */}
+        {data.series.map((s, i) => data.times.map((t, k) => s.values[k] === null || s.values[k] === undefined ? null : (
+          <circle key={`${s.name}-${t}`} cx={x(new Date(t))} cy={y(s.values[k]!)} r="2.5" fill={COLOURS[i % COLOURS.length]} />
+        )))}
       </svg>
       {data.series.length > 0 ? (
         <ul className="flex flex-wrap gap-4 text-sm">

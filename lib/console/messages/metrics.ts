@@ -20,7 +20,7 @@ const en = {
     codes: { title: "Codes sent per minute by channel", desc: "One-time codes sent per minute, one line per channel." },
     throttles: { title: "Throttles per minute by limit", desc: "Requests refused by an abuse limit, per minute." },
   },
-  summary: (points: number, last: string) => `${points} points; the latest ends at ${last} UTC.`,
+  summary: (points: number, last: string) => `${points} ${points === 1 ? "point" : "points"}; the latest ends at ${last} UTC.`,
   nothing: "Nothing recorded in this period.",
 };
 
@@ -52,7 +52,7 @@ const fr: typeof en = {
     throttles: { title: "Limitations par minute selon la limite",
       desc: "Requêtes refusées par une limite anti-abus, par minute." },
   },
-  summary: (points: number, last: string) => `${points} points ; le dernier se termine à ${last} UTC.`,
+  summary: (points: number, last: string) => `${points} ${points === 1 ? "point" : "points"} ; le dernier se termine à ${last} UTC.`,
   nothing: "Rien d’enregistré sur cette période.",
 };
 
