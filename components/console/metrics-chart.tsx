@@ -26,7 +26,7 @@ export function MetricsChart({ id, title, desc, unit, data, texts }: {
   const t0 = data.times[0] ?? Date.now();
   const t1 = data.times.at(-1) ?? t0;
   const x = scaleTime().domain([new Date(t0 === t1 ? t0 - 60_000 : t0), new Date(t1)]).range([M.left, W - M.right]);
-  const y = scaleLinear().domain([0, max]).nice().range([H - M.bottom, M.top]);
+  const y = scaleLinear().domain([0, max]).nice(4).range([H - M.bottom, M.top]); // nice(4): the top tick is the top
   const path = line<[number, number | null]>().defined(([, v]) => v !== null).x(([t]) => x(new Date(t)))
     .y(([, v]) => y(v ?? 0));
   const yTicks = y.ticks(4);
