@@ -34,8 +34,9 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
       const value = raw === "+inf" || raw === "inf" ? Infinity : raw === "-inf" ? -Infinity : raw === "nan" ? NaN
         : /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/.test(raw) ? Number(raw) : NaN;
       if (Number.isNaN(value) && raw !== "nan") throw new Error(`bad value at ${where}`);
-      const owner = families.get(name) ?? families.get(SUFFIXES.reduce((n, s) => (n.endsWith(s) && families.has(n.slice(0, -s.length))
-        ? n.slice(0, -s.length) : n), name));
+      const base = SUFFIXES.reduce((n, s) => (n.endsWith(s) && families.has(n.slice(0, -s.length)) ? n.slice(0, -s.length) : n),
+        name);
+      const owner = families.get(name) ?? families.get(base);
       if (!owner?.type) throw new Error(`sample without TYPE at ${where}`);
       const key = `${name}${JSON.stringify(Object.entries(labels).sort())}`;
       if (seen.has(key)) throw new Error(`duplicate series at ${where}`);

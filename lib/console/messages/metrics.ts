@@ -52,7 +52,8 @@ const fr: typeof en = {
     throttles: { title: "Limitations par minute selon la limite",
       desc: "Requêtes refusées par une limite anti-abus, par minute." },
   },
-  summary: (points: number, last: string) => `${points} ${points === 1 ? "point" : "points"} ; le dernier se termine à ${last} UTC.`,
+  summary: (points: number, last: string) =>
+    `${points} ${points === 1 ? "point" : "points"} ; le dernier se termine à ${last} UTC.`,
   nothing: "Rien d’enregistré sur cette période.",
 };
 

@@ -37,7 +37,8 @@ describe("abuse metrics", () => {
     for (let i = 0; i < 12; i++) {
       const res = await fetch(`${h.baseUrl}/token`, { method: "POST", headers: {
         "content-type": "application/x-www-form-urlencoded", authorization: basic(h.client.id, "wrong-secret"),
-        "x-forwarded-for": ip }, body: "grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Frp.example.test%2Fcallback" });
+        "x-forwarded-for": ip }, body: new URLSearchParams({ grant_type: "authorization_code", code: "x",
+        redirect_uri: "https://rp.example.test/callback" }) });
       last = res.status;
     }
     expect(last).toBe(429);
