@@ -5,6 +5,8 @@
 // paired ratios. `node bench/ab.mjs <distDirA> <distDirB> [rounds=6] [seconds=5] [concurrency=8] [scenario=flow]`
 // (scenario: flow or flowDpop, bench/lib/scenarios.mjs; the same build twice with BENCH_AB_SCENARIO_B=flowDpop
 // runs scenario `flow` on A and `flowDpop` on B: the cost of DPoP per flow).
+// BENCH_AB_ENV_A / BENCH_AB_ENV_B ("NAME=value NAME=value") add environment variables to server A / B: the same build
+// twice with BENCH_AB_ENV_B=METRICS=off compares metrics on (A) against off (B), bench/README.md.
 // Each dist dir needs its server bundle (`NEXT_DIST_DIR=<dir> node scripts/build-server.mjs`), which
 // is run as it is (BENCH_KEEP_BUNDLE): build B from the change, A from the commit before it.
 import { startOurs } from "./lib/ours.mjs";
@@ -23,8 +25,16 @@ const log = (m) => console.error(`[ab] ${m}`);
 const pin = tasksetAvailable();
 if (pin) pinSelf(1);
 const targets = [];
+let names = [distA, distB];
 try {
-  for (const distDir of [distA, distB]) targets.push(await startOurs({ distDir, serverCore: pin ? 0 : null, log }));
+  const envOf = (v) => Object.fromEntries((v ?? "").split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")),
+    kv.slice(kv.indexOf("=") + 1)]));
+  const extra = [envOf(process.env.BENCH_AB_ENV_A), envOf(process.env.BENCH_AB_ENV_B)];
+  names = [distA, distB].map((d, i) => `${"AB"[i]} ${d}${Object.keys(extra[i]).length
+    ? ` (${process.env[`BENCH_AB_ENV_${"AB"[i]}`]})` : ""}`);
+  for (const [i, distDir] of [distA, distB].entries()) {
+    targets.push(await startOurs({ distDir, serverCore: pin ? 0 : null, log, extraEnv: extra[i] }));
+  }
   for (const t of targets) t.client.basic = basicAuth(t.client.id, t.client.secret);
   const scenarios = [SCENARIOS[scenarioArg], SCENARIOS[process.env.BENCH_AB_SCENARIO_B ?? scenarioArg]];
   if (!scenarios[0] || !scenarios[1]) throw new Error(`unknown scenario ${scenarioArg} / ${process.env.BENCH_AB_SCENARIO_B}`);
@@ -36,13 +46,14 @@ try {
   for (let r = 0; r < Number(roundsArg); r++) {
     for (const i of r % 2 ? [1, 0] : [0, 1]) {
       const p = await runPoint({ target: targets[i], scenario: scenarios[i], shared: shared[i], concurrency: c, durationMs: ms });
-      if (p.errors) throw new Error(`${[distA, distB][i]}: ${p.errors} errors: ${p.errorSamples?.join("; ")}`);
+      if (p.errors) throw new Error(`${names[i]}: ${p.errors} errors: ${p.errorSamples?.join("; ")}`);
       rows[i].push({ rate: p.rate, cpuMs: (p.serverCpu * (ms / 1000) * 1000) / p.completed });
-      log(`round ${r + 1} ${[distA, distB][i]}: ${p.rate.toFixed(0)} flows/s, ${rows[i].at(-1).cpuMs.toFixed(2)} ms CPU/flow`);
+      log(`round ${r + 1} ${names[i]}: ${p.rate.toFixed(0)} flows/s, ${rows[i].at(-1).cpuMs.toFixed(2)} ms CPU/flow`);
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  for (const [i, d] of [distA, distB].entries()) {
+  console.log(`load average at end: ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  for (const [i, d] of names.entries()) {
     console.log(`${d}: ${median(rows[i].map((x) => x.rate)).toFixed(0)} flows/s, ${median(rows[i].map((x) => x.cpuMs)).toFixed(3)} ms CPU/flow (medians)`);
   }
   const rate = rows[1].map((b, k) => b.rate / rows[0][k].rate);

@@ -149,4 +149,24 @@ describe("parseConfig", () => {
       expect(message).not.toContain("\n");
     });
   });
+
+  describe("metrics", () => {
+    it("records by default, scrapes from loopback only, without a token", () => {
+      const c = parseConfig({ ...SECRETS });
+      expect(c.METRICS).toBe(true);
+      expect(c.METRICS_ALLOWED_NETWORKS).toEqual([{ address: "127.0.0.0", prefix: 8, family: "ipv4" },
+        { address: "::1", prefix: 128, family: "ipv6" }]);
+      expect(c.METRICS_TOKEN).toBeUndefined();
+    });
+
+    it("turns off, takes other networks and a token; refuses a short token and a bad range", () => {
+      const c = parseConfig({ ...SECRETS, METRICS: "off", METRICS_ALLOWED_NETWORKS: "10.0.0.0/8, fd00::/8",
+        METRICS_TOKEN: "t".repeat(32) });
+      expect(c.METRICS).toBe(false);
+      expect(c.METRICS_ALLOWED_NETWORKS.map((r) => `${r.address}/${r.prefix}`)).toEqual(["10.0.0.0/8", "fd00::/8"]);
+      expect(failure({ ...SECRETS, METRICS_TOKEN: "short" })).toContain("METRICS_TOKEN must be at least 32 characters");
+      expect(failure({ ...SECRETS, METRICS_ALLOWED_NETWORKS: "10.0.0.0/33" })).toContain("METRICS_ALLOWED_NETWORKS");
+      expect(failure({ ...SECRETS, METRICS: "yes" })).toContain("METRICS");
+    });
+  });
 });

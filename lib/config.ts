@@ -45,8 +45,8 @@ const count = (def: number) => z.coerce.number().int().positive().max(1_000_000)
 
 export interface CidrRange { address: string; prefix: number; family: "ipv4" | "ipv6" }
 
-/** "100.64.0.0/10, 2001:db8::/32": comma- or space-separated CIDR ranges, IPv4 and IPv6. */
-const cidrList = z.string().default("").transform((value, ctx): CidrRange[] => {
+/** "100.64.0.0/10, 2001:db8::/32": comma- or space-separated CIDR ranges, IPv4 and IPv6 (default `def`). */
+const cidrListOf = (def: string) => z.string().default(def).transform((value, ctx): CidrRange[] => {
   const ranges: CidrRange[] = [];
   for (const entry of value.split(/[\s,]+/).filter(Boolean)) {
     const [address = "", bits, extra] = entry.split("/");
@@ -61,6 +61,7 @@ const cidrList = z.string().default("").transform((value, ctx): CidrRange[] => {
   }
   return ranges;
 });
+const cidrList = cidrListOf("");
 
 /** The operator's brand (lib/branding, docs/configuration.md "Branding"): every key optional, the default neutral. */
 const brandName = z.string().trim().min(1).max(60, "must be at most 60 characters")
@@ -213,6 +214,12 @@ const schema = z.object({
   REGISTRATION_LIMIT_PER_IP: count(20),
   // The scopes a dynamically registered client may ask for (the rest stay with the operator's `client create`).
   REGISTRATION_SCOPES: registrationScopes,
+  // Prometheus metrics (lib/metrics, docs/observability.md): recorded at all (off: nothing recorded, /metrics 404);
+  // who may scrape GET /metrics: a client address inside METRICS_ALLOWED_NETWORKS, or `Authorization: Bearer
+  // <METRICS_TOKEN>` from anywhere.
+  METRICS: z.enum(["on", "off"]).default("on").transform((v) => v === "on"),
+  METRICS_ALLOWED_NETWORKS: cidrListOf("127.0.0.0/8 ::1/128"),
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
 });
 
 type Parsed = z.infer<typeof schema>;

@@ -127,7 +127,7 @@ function numberVerificationSetup({ file, subscriberMsisdn, clientId }) {
 }
 
 /** Starts our server and prepares the benchmark's client, subscriber and signed-in browser. */
-export async function startOurs({ distDir, serverCore, log, cpuProfDir = null }) {
+export async function startOurs({ distDir, serverCore, log, cpuProfDir = null, extraEnv = {} }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const { file, url } = freshDatabase();
@@ -135,6 +135,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null })
     ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: url, ISSUER: origin, PORT: String(port), LOG_LEVEL: "warn",
     KEY_ENCRYPTION_SECRET: randomBytes(32).toString("base64url"), SUBJECT_SECRET: randomBytes(32).toString("base64url"),
+    ...extraEnv, // bench/ab.mjs: BENCH_AB_ENV_A / _B (e.g. METRICS=off), one server each
   };
   // node <next's bin> rather than the .bin shim: --cpu-prof is not allowed in NODE_OPTIONS.
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "ours")}`] : [];

@@ -7,6 +7,7 @@ import { checkDevicePin, lockedSincePinCheck } from "../out-of-band/check-device
 import { kickBackchannelDelivery } from "./backchannel-delivery";
 import { settleBackchannelRequest } from "./settle-backchannel-request";
 import { SMS_CODE_ATTEMPTS, smsCodeHash, smsLinkHash } from "./sms-link";
+import { recordSignIn } from "../metrics/record";
 
 /**
  * The text-message link of a subscriber with no enrolled handset (lib/ciba/sms-link.ts, docs/ciba.md):
@@ -113,6 +114,7 @@ export async function checkLinkCode({ token, code, now = new Date() }: {
     const triesLeft = Math.max(0, SMS_CODE_ATTEMPTS - (after?.codeAttempts ?? SMS_CODE_ATTEMPTS));
     await recordAuditEvent({ type: "sign_in", outcome: "failure", subscriberId: row.subscriberId, clientId: row.clientId,
       detail: { method: "sms_link", reason: triesLeft === 0 ? "code_attempts_exhausted" : "code_invalid", flow: "ciba" } });
+    recordSignIn("2", "failure");
     return triesLeft === 0 ? { result: "no_tries" } : { result: "code_invalid", triesLeft };
   }
   const maxAge = Math.max(1, Math.min(LINK_PROOF_SECONDS, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)));
@@ -159,5 +161,6 @@ export async function answerByLink({ token, proof, decision, pin, now = new Date
   }
   await Promise.all([audit, recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: row.subscriberId,
     clientId: row.clientId, detail: { method: "sms_link", acr, flow: "ciba" } })]);
+  recordSignIn(acr, "success");
   return "approved";
 }

@@ -31,6 +31,7 @@ export const CIBA_NOTIFICATION_POLICY: RetryPolicy = { maxAttempts: 5, firstRetr
  */
 export const backchannelOutbox: Outbox<BackchannelNotification> = {
   label: "CIBA client notification",
+  metricKind: (row) => (row.kind === "push" ? "ciba_push" : "ciba_ping"),
   policy: CIBA_NOTIFICATION_POLICY,
   findDue: (where, take) => db.backchannelNotification.findMany({ where, orderBy: { nextAttemptAt: "asc" }, take }),
   claim: (where, data) => db.backchannelNotification.updateMany({ where, data }),

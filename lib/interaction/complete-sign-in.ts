@@ -2,6 +2,7 @@ import { authenticateWithCode } from "../authorization-request/authenticate-with
 import type { Subscriber } from "../subscribers/subscriber-row";
 import { amrForAcr } from "./amr-for-acr";
 import type { StepInput, StepResult } from "./step-result";
+import { recordSignIn } from "../metrics/record";
 
 /**
  * The subscriber proved the level the request asks for: in one transaction
@@ -19,5 +20,6 @@ export async function completeSignIn({ request, params, browserId, subscriber, i
     audit: { type: "sign_in", outcome: "success", subscriberId: subscriber.id, clientId: params.clientId, ip,
       detail: { acr: params.acr, method: "code" } },
   });
+  recordSignIn(params.acr, "success");
   return { to: "resume", setCookie };
 }

@@ -6,6 +6,8 @@ import type { AuthorizationParams } from "../oauth/authorize/types";
 import { limitCodeSends } from "../security/limit-code-sends";
 import type { SignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { hashOneTimeCode, newOneTimeCode } from "./one-time-code";
+import { config } from "../config";
+import { recordCodeSent } from "../metrics/record";
 
 type Recipient = SignInRecipient | null;
 
@@ -41,6 +43,7 @@ export async function issueSignInCode({ requestId, params, recipient, target, re
     const t = getMessages(params.uiLocales);
     const body = t.sms.code(params.clientName, code, configuredBrandName(t.lang));
     await getMessagingChannel().send({ msisdn: active.msisdn, body });
+    recordCodeSent(config().MESSAGING_CHANNEL);
   }
   return { issued: true };
 }

@@ -8,6 +8,7 @@ import { findSubscriber } from "../subscribers/find-subscriber";
 import { completeSignIn } from "./complete-sign-in";
 import { hashOneTimeCode, isOneTimeCodeExpired, MAX_CODE_ATTEMPTS } from "./one-time-code";
 import type { InteractionErrorCode, StepInput, StepResult } from "./step-result";
+import { recordSignIn } from "../metrics/record";
 
 /**
  * POST /interaction/{id}/code: checks the one-time code (constant time, within OTP_TTL, at most
@@ -75,6 +76,7 @@ async function failed(
 ): Promise<StepResult> {
   await recordAuditEvent({ type: "sign_in", outcome: error === "pin_locked" ? "locked" : "failure",
     subscriberId: request.subscriberId, clientId: params.clientId, ip, detail: { reason: error, acr: params.acr } });
+  recordSignIn(params.acr, error === "pin_locked" ? "locked" : "failure");
   // Only a wrong code burns it: a wrong PIN after the right code had its code attempt given back.
   const shown: InteractionErrorCode = error !== "code_invalid" || attempt < MAX_CODE_ATTEMPTS ? error : "code_burnt";
   // A lockout says when it ends (the screens show the time and hide the forms until then).

@@ -27,6 +27,7 @@ export function retryDelay(attempt: number): number {
  */
 export const logoutOutbox: Outbox<LogoutNotification> = {
   label: "back-channel logout notification",
+  metricKind: () => "logout",
   policy: POLICY,
   findDue: (where, take) => db.logoutNotification.findMany({ where, orderBy: { nextAttemptAt: "asc" }, take }),
   claim: (where, data) => db.logoutNotification.updateMany({ where, data }),

@@ -1,4 +1,5 @@
 import { logger } from "../log";
+import { recordNotification } from "../metrics/record";
 
 /**
  * The delivery of a durable outbox to relying parties (docs/logout.md back-channel logout, docs/ciba.md CIBA ping
@@ -50,6 +51,8 @@ export interface ResultData {
 export interface Outbox<Row extends OutboxRow> {
   /** For the logs: what is not delivered (e.g. "back-channel logout notification"). */
   label: string;
+  /** The `kind` label of ois_backchannel_notifications_total (ciba_ping, ciba_push, logout; default other). */
+  metricKind?(row: Row): string;
   policy: RetryPolicy;
   findDue(where: FindDueWhere, take: number): Promise<Row[]>;
   claim(where: ClaimWhere, data: ClaimData): Promise<{ count: number }>;
@@ -130,6 +133,7 @@ async function attemptRow<Row extends OutboxRow>(outbox: Outbox<Row>, row: Row, 
   if (outcome.delivered) {
     await outbox.record({ id: row.id, attempts: attempt }, { deliveredAt: at, lastStatus: outcome.status ?? null,
       lastError: null });
+    recordNotification(outbox.metricKind?.(row) ?? "other", "delivered");
     return true;
   }
   const giveUp = outcome.final || attempt >= outbox.policy.maxAttempts;
@@ -137,6 +141,7 @@ async function attemptRow<Row extends OutboxRow>(outbox: Outbox<Row>, row: Row, 
     lastStatus: outcome.status ?? null, lastError: outcome.error.slice(0, 200),
     ...(giveUp ? { failedAt: at } : { nextAttemptAt: new Date(at.getTime() + retryDelay(outbox.policy, attempt)) }),
   });
+  recordNotification(outbox.metricKind?.(row) ?? "other", giveUp ? "failed" : "retry");
   if (giveUp && outbox.onGiveUp) await outbox.onGiveUp(row);
   logger.warn({ clientId: row.clientId, attempt, status: outcome.status, error: outcome.error, gaveUp: giveUp },
     `${outbox.label} not delivered`);

@@ -3,6 +3,7 @@ import { verifySecret } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { lockoutSeconds, PIN_FAILURES_BEFORE_LOCKOUT } from "./limits";
 import { reserveAttempt } from "./reserve-attempt";
+import { recordLockout } from "../metrics/record";
 
 /** An scrypt hash of nothing anyone knows: checked when there is no real hash, for equal timing. */
 export const DUMMY_PIN_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
@@ -79,6 +80,7 @@ async function lock({ subscriberId, lockoutCount, ip, clientId, now }: {
   // No match: a right PIN cleared the failures meanwhile (or, past a stale reservation, another
   // attempt locked first), so this one is merely wrong.
   if (count === 0) return { ok: false, reason: "invalid" };
+  recordLockout("pin");
   await recordAuditEvent({ type: "pin_lockout", outcome: "locked", subscriberId, clientId, ip,
     detail: { lockout_number: lockoutNumber, seconds } });
   return { ok: false, reason: "locked", retryAfter: seconds };

@@ -3,6 +3,7 @@ import { addressSubject } from "../http/address-subject";
 import { ClientAuthThrottled } from "../oauth/errors";
 import { hitRateLimit, peekRateLimit } from "./hit-rate-limit";
 import { clientAuthFailuresPerClient, clientAuthFailuresPerIp } from "./limits";
+import { recordThrottle } from "../metrics/record";
 
 /**
  * Client authentication failure throttling at /token, /revoke, /introspect (and wherever a client
@@ -31,12 +32,18 @@ export async function findClientAuthThrottle({ clientId, ip, now = Date.now() }:
   for (const [limit, subject] of list) {
     const until = throttledUntil.get(`${limit.name}:${subject}`);
     if (until === undefined) continue;
-    if (until > now) return new ClientAuthThrottled(Math.ceil((until - now) / 1000));
+    if (until > now) {
+      recordThrottle(limit.name);
+      return new ClientAuthThrottled(Math.ceil((until - now) / 1000));
+    }
     throttledUntil.delete(`${limit.name}:${subject}`);
   }
   for (const [limit, subject] of list) {
     const verdict = await peekRateLimit({ limit, subject, now });
-    if (!verdict.allowed) return remember(`${limit.name}:${subject}`, verdict.retryAfter, now);
+    if (!verdict.allowed) {
+      recordThrottle(limit.name);
+      return remember(`${limit.name}:${subject}`, verdict.retryAfter, now);
+    }
   }
   return null;
 }
@@ -57,7 +64,10 @@ export async function recordClientAuthFailure({ clientId, ip, now = Date.now() }
     const [limit, subject] = list[i]!;
     if (v.count < limit.limit) continue;
     const throttle = remember(`${limit.name}:${subject}`, v.windowEndsIn, now);
-    if (!v.allowed) error = throttle;
+    if (!v.allowed) {
+      error = throttle;
+      recordThrottle(limit.name);
+    }
     if (v.count === limit.limit) {
       await recordAuditEvent({ type: "client_auth_throttled", outcome: "throttled", clientId, ip,
         detail: { limit: limit.name, failures: limit.limit, retry_after: v.windowEndsIn } });

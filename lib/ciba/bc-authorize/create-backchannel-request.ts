@@ -20,6 +20,7 @@ import { recordAuditEvent } from "../../audit/record-audit-event";
 import { isNetworkApiOnly } from "../../network-apis/camara-scopes";
 import { hitRateLimits } from "../../security/hit-rate-limit";
 import type { Limit } from "../../security/limits";
+import { recordSignIn } from "../../metrics/record";
 
 export interface CreatedBackchannelRequest {
   authReqId: string;
@@ -147,7 +148,10 @@ async function approveByNetwork({ client, subscriber, request, loginHint, ip }: 
     }
     return settled;
   });
-  if (approved) kickBackchannelDelivery();
+  if (approved) {
+    recordSignIn("nba", "success");
+    kickBackchannelDelivery();
+  }
   return { authReqId: authReq.value, expiresIn: request.expiresIn, channel: "network", delivered: approved };
 }
 

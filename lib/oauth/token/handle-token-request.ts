@@ -5,6 +5,12 @@ import { dpopResponseHeaders, tokenRequestProof } from "../dpop/token-request-pr
 import { InvalidRequest, UnauthorizedClient, UnsupportedGrantType } from "../errors";
 import { GRANT_TYPES, GRANTS, type GrantType } from "./grants";
 import { tokenResponseBody } from "./token-set";
+import { recordTokensIssued } from "../../metrics/record";
+
+/** The `grant` label of ois_tokens_issued_total per grant_type. */
+const GRANT_LABEL: Record<GrantType, string> = { authorization_code: "authorization_code", refresh_token: "refreshed",
+  client_credentials: "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer": "jwt_bearer",
+  "urn:openid:params:grant-type:ciba": "ciba" };
 
 /** `grant_type must be authorization_code or refresh_token`, from the registered grants. */
 const UNSUPPORTED = `grant_type must be ${GRANT_TYPES.join(" or ")}`;
@@ -29,5 +35,6 @@ export async function handleTokenRequest(req: Request): Promise<Response> {
   const now = new Date();
   const dpop = await tokenRequestProof({ req, client, now });
   const tokens = await GRANTS[grantType as GrantType]({ client, params, now, dpop });
+  recordTokensIssued(GRANT_LABEL[grantType as GrantType]);
   return json(tokenResponseBody({ tokens, client, now }), { noStore: true, headers: dpopResponseHeaders(dpop, now) });
 }
