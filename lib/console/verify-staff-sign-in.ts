@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { recordLockout } from "../metrics/record";
 import { config } from "../config";
 import { decryptAtRest, hashSecret, verifySecret } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -71,6 +72,7 @@ export async function verifyStaffSignIn({ username, password, code, ip }: {
     if (locks) {
       await db.staff.updateMany({ where: { id: row.id },
         data: { failedSignIns: 0, lockedUntil: new Date(now.getTime() + STAFF_LOCKOUT_SECONDS * 1000) } });
+      recordLockout("staff");
     }
     await recordAuditEvent({ type: "staff_sign_in", outcome: locks ? "locked" : "failure", ip, staffId: row.id,
       detail: { reason } });

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { recordSignIn } from "../metrics/record";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { browserIdHash } from "../sessions/browser-cookie";
 import { createSession } from "../sessions/create-session";
@@ -34,10 +35,12 @@ export async function signInByNetwork({ browserId, existingBrowser = false, subs
     });
     if (recent) return { id: recent.id, subscriberId, authTime: recent.authTime, acr: recent.acr, amr: recent.amr };
   }
-  return db.$transaction(async (tx) => {
+  const live = await db.$transaction(async (tx) => {
     const session = await createSession({ browserId, subscriberId, acr: "2", amr: ["nba"], tx });
     await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId, clientId, ip,
       detail: { acr: "2", method: "nba", via } }, tx);
     return { id: session.id, subscriberId, authTime: session.authTime, acr: session.acr, amr: session.amr };
   });
+  recordSignIn("nba", "success"); // ois_sign_ins_total (a reused session above is not a new sign-in)
+  return live;
 }

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { recordSignIn } from "../metrics/record";
 import { randomToken, safeEqual } from "../crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { browserIdHash } from "../sessions/browser-cookie";
@@ -90,8 +91,12 @@ export async function answerDeviceRequest({ device, requestId, decision, pin, ch
     await tx.device.update({ where: { id: device.id }, data: { lastSeenAt: now }, select: { id: true } });
     return true;
   }).catch(lostOrLocked(request.id));
-  if (won === "locked") return "locked";
+  if (won === "locked") {
+    recordSignIn(acr, "locked");
+    return "locked";
+  }
   if (!won) return "gone";
+  recordSignIn(acr, "success"); // ois_sign_ins_total: a handset approval is a sign-in at its level
   // Wakes the waiting /authorize or sign-in screen on whichever instance holds it.
   publishDeviceEvent({ kind: "answered", subscriberId: device.subscriberId, requestId: request.id });
   await Promise.all([

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { recordThrottle } from "../metrics/record";
 import { sha256 } from "../crypto";
 import type { Limit } from "./limits";
 import { isUniqueViolation } from "../store/is-unique-violation";
@@ -52,7 +53,9 @@ export async function hitRateLimit({ limit, subject, now = Date.now() }: {
     if (isUniqueViolation(err)) return upsert();
     throw err;
   });
-  return verdict(limit, row.count, w.expiresAt, now);
+  const v = verdict(limit, row.count, w.expiresAt, now);
+  if (!v.allowed) recordThrottle(limit.name); // ois_throttles_total: every fixed-window refusal, one place
+  return v;
 }
 
 /**

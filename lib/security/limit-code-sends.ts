@@ -4,7 +4,6 @@ import { isCarrierNat } from "../http/is-carrier-nat";
 import { hitRateLimits } from "./hit-rate-limit";
 import { otpResendsPerRequest, otpSendsPerIp, otpSendsPerMsisdn, otpSendsPerNatAddress, otpSendsPerRequester,
   type Limit } from "./limits";
-import { recordThrottle } from "../metrics/record";
 
 export type SendVerdict = { allowed: true } | { allowed: false; retryAfter: number };
 
@@ -32,7 +31,6 @@ export async function limitCodeSends({ msisdn, resendOf, ip = "unknown", browser
   }
   const refused = (await hitRateLimits(requester)) ?? (resendOf ? null : await hitRateLimits([[otpSendsPerMsisdn(), msisdn ?? ""]]));
   if (!refused) return { allowed: true };
-  recordThrottle(refused.limit.name);
   await recordAuditEvent({ type: "code_send_limited", outcome: "throttled", clientId, ip,
     detail: { limit: refused.limit.name, retry_after: refused.verdict.retryAfter } });
   return { allowed: false, retryAfter: refused.verdict.retryAfter };

@@ -64,10 +64,7 @@ export async function recordClientAuthFailure({ clientId, ip, now = Date.now() }
     const [limit, subject] = list[i]!;
     if (v.count < limit.limit) continue;
     const throttle = remember(`${limit.name}:${subject}`, v.windowEndsIn, now);
-    if (!v.allowed) {
-      error = throttle;
-      recordThrottle(limit.name);
-    }
+    if (!v.allowed) error = throttle; // counted in ois_throttles_total by hitRateLimit
     if (v.count === limit.limit) {
       await recordAuditEvent({ type: "client_auth_throttled", outcome: "throttled", clientId, ip,
         detail: { limit: limit.name, failures: limit.limit, retry_after: v.windowEndsIn } });
