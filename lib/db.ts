@@ -25,6 +25,9 @@ export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) 
     return tracedStatements(immediateTransactions(new PrismaBetterSQLite3({ url, timeout: busyTimeoutMs, fileMustExist: true })), "sqlite");
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
+  // An idle connection the server closed must not crash the process (an 'error' event with no listener throws);
+  // the next query reconnects. Prisma's adapter listens itself only on the pools it creates.
+  pool.on("error", () => undefined);
   registerDbPool("prisma", pool); // its connection counts for the metrics (lib/metrics/db-pools.ts)
   return tracedStatements(new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]), "postgresql");
 }
