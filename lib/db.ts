@@ -26,10 +26,12 @@ export function createAdapter(url: string, busyTimeoutMs = 5000, poolSize = 10) 
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: busyTimeoutMs });
   // An idle connection the server closed must not crash the process (an 'error' event with no listener throws);
-  // the next query reconnects. Prisma's adapter listens itself only on the pools it creates.
+  // the next query reconnects. (The adapter's own listener goes away with $disconnect.)
   pool.on("error", () => undefined);
   registerDbPool("prisma", pool); // its connection counts for the metrics (lib/metrics/db-pools.ts)
-  return tracedStatements(new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0]), "postgresql");
+  // disposeExternalPool: $disconnect ends the pool, as it does for a pool the adapter creates itself.
+  return tracedStatements(new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0],
+    { disposeExternalPool: true }), "postgresql");
 }
 
 type Statement = { sql: string };
