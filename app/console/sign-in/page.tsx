@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { consoleCookieNames, CONSOLE_AUTH_BASE } from "@/lib/console/console-auth";
 import { currentStaff } from "@/lib/console/current-staff";
-import { localise } from "@/lib/console/messages/localise";
+import { localise, messageFor } from "@/lib/console/messages/localise";
 import { shellMessages } from "@/lib/console/messages/shell";
 import { pageLanguage } from "@/lib/i18n/page-language";
 import { Notice, ui } from "@/components/console/console-ui";
@@ -23,7 +23,7 @@ export default async function ConsoleSignIn({ searchParams }: { searchParams: Se
   const csrfToken = csrfCookie.split("|")[0] ?? "";
   if (!csrfToken && q.fresh !== "1") redirect(`${CONSOLE_AUTH_BASE}/signin?callbackUrl=${encodeURIComponent("/console")}`);
   const e = typeof q.e === "string" ? q.e : null;
-  const error = !csrfToken ? t.signIn.errors.cookies : e ? t.signIn.errors[e] ?? t.signIn.errors.other : null;
+  const error = !csrfToken ? t.signIn.errors.cookies : e ? messageFor(t.signIn.errors, e) ?? t.signIn.errors.other : null;
   return (
     <main id="content" className="mx-auto max-w-md space-y-4 px-4 py-10">
       <h1 className={ui.h1}>{t.signIn.title}</h1>

@@ -17,3 +17,13 @@ export function localise<T extends object>(catalogue: Record<ConsoleLanguage, T>
   }
   return fr;
 }
+
+/**
+ * The text a page shows for a `?done=` / `?e=` code: only the catalogue's own string entries (a code such as
+ * `__proto__` or `constructor`, sent by anyone, must never reach an inherited property), else null.
+ */
+export function messageFor(texts: Readonly<Record<string, unknown>>, code: unknown): string | null {
+  if (typeof code !== "string" || !Object.hasOwn(texts, code)) return null;
+  const text = texts[code];
+  return typeof text === "string" ? text : null;
+}

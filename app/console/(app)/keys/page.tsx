@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import { consolePage } from "@/lib/console/console-page";
 import { keysMessages } from "@/lib/console/messages/keys";
 import { roleAllows } from "@/lib/console/roles";
@@ -24,8 +25,8 @@ export default async function ConsoleKeys({ searchParams }: Props) {
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>
       <p>{m.intro}</p>
-      <Notice done={typeof q.done === "string" ? m.done[q.done] : undefined}
-        error={typeof q.e === "string" ? m.errors[q.e] : undefined} />
+      <Notice done={messageFor(m.done, q.done)}
+        error={messageFor(m.errors, q.e)} />
       {USES.map((use) => {
         const mine = keys.filter((k) => k.use === use);
         return (

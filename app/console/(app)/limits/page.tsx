@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import Link from "next/link";
 import { consolePage } from "@/lib/console/console-page";
 import { limitMessages } from "@/lib/console/messages/limits";
@@ -25,8 +26,8 @@ export default async function LimitsPage({ searchParams }: Props) {
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>
       <p className={ui.muted}>{m.intro}</p>
-      <Notice done={m.done[queryParam(query, "done", 20)] ?? null}
-        error={m.errors[queryParam(query, "e", 20)] ?? null} />
+      <Notice done={messageFor(m.done, queryParam(query, "done", 20))}
+        error={messageFor(m.errors, queryParam(query, "e", 20))} />
 
       <section className={ui.section} aria-labelledby="throttled">
         <h2 id="throttled" className={ui.h2}>{m.throttled.heading}</h2>

@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import { consolePage } from "@/lib/console/console-page";
 import { shellMessages } from "@/lib/console/messages/shell";
 import { staffMessages } from "@/lib/console/messages/staff";
@@ -21,8 +22,8 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
   const now = new Date();
   const when = (d: Date | null) => d ? d.toLocaleString(lang === "fr" ? "fr-FR" : "en-GB", { timeZone: "UTC",
     dateStyle: "medium", timeStyle: "short" }) + " UTC" : null;
-  const done = typeof q.done === "string" ? m.done[q.done] ?? null : null;
-  const error = typeof q.e === "string" ? m.errors[q.e] ?? null : null;
+  const done = messageFor(m.done, q.done);
+  const error = messageFor(m.errors, q.e);
   return (
     <div className={ui.page}>
       <h1 className={ui.h1}>{m.title}</h1>

@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import Link from "next/link";
 import { consolePage } from "@/lib/console/console-page";
 import { subscriberMessages } from "@/lib/console/messages/subscribers";
@@ -23,7 +24,7 @@ export default async function SubscribersPage({ searchParams }: Props) {
   const now = new Date();
 
   const e = queryParam(query, "e", 20);
-  const error = e === "bad" ? m.search.bad : e === "none" ? m.search.none : m.errors[e] ?? null;
+  const error = e === "bad" ? m.search.bad : e === "none" ? m.search.none : messageFor(m.errors, e);
   const { subscribers: rows, next } = await listSubscribersPage({ status,
     after: after || undefined, now });
   const pageLink = (cursor?: string) => {

@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { consolePage } from "@/lib/console/console-page";
@@ -23,7 +24,7 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
   });
   const d = m.detail;
   const admin = roleAllows(staff.role, "admin");
-  const done = typeof q.done === "string" ? m.done[q.done] : undefined;
+  const done = messageFor(m.done, q.done);
   const when = (at: Date) => at.toISOString().replace(/\.\d+Z$/, "Z");
   const list = (v: readonly string[]) => (v.length ? <ul>{v.map((x) => <li key={x} className="font-mono">{x}</li>)}</ul>
     : d.none);

@@ -1,3 +1,4 @@
+import { messageFor } from "@/lib/console/messages/localise";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { headers } from "next/headers";
@@ -26,8 +27,8 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
   await recordAuditEvent({ type: "console_subscribers_view", outcome: "success", subscriberId: view.subscriber.id,
     staffId: staff.id, ip: clientIp(h) });
   const { subscriber: s, devices, consents, signIns, events, clientNames, staffNames } = view;
-  const done = m.done[queryParam(query, "done", 40)] ?? null;
-  const error = m.errors[queryParam(query, "e", 40)] ?? null;
+  const done = messageFor(m.done, queryParam(query, "done", 40));
+  const error = messageFor(m.errors, queryParam(query, "e", 40));
   const now = new Date();
   const locked = s.lockedUntil !== null && s.lockedUntil > now;
   const app = (clientId: string | null) => (clientId ? clientNames.get(clientId) ?? clientId : "");
