@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import http from "node:http";
+import { requestFrom } from "./request-from";
 import { createStaff } from "../../lib/console/staff-accounts";
 import { totpCode } from "../../lib/console/totp";
 import type { StaffRole } from "../../lib/console/roles";
@@ -54,23 +54,7 @@ export function loopbackAddress(): string {
 export function fetchFrom(url: string | URL, init: { method?: string; headers?: Record<string, string>; body?: string },
   from?: string): Promise<Response> {
   if (!from) return fetch(url, { ...init, redirect: "manual" });
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(url), { method: init.method ?? "GET", headers: init.headers, agent: false,
-      localAddress: from }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const headers = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-        const status = res.statusCode ?? 500;
-        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers }));
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    if (init.body !== undefined) req.write(init.body);
-    req.end();
-  });
+  return requestFrom(url, { ...init, from });
 }
 
 /** A console session over plain HTTP (no browser): the cookie header to send, and the page fetcher. */

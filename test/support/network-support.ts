@@ -1,4 +1,4 @@
-import http from "node:http";
+import { requestFrom } from "./request-from";
 import { addNetworkRange } from "@/lib/network/manage-ranges";
 import { db } from "@/lib/db";
 import { baseUrl as sharedBaseUrl } from "./authorize-support";
@@ -20,24 +20,7 @@ export interface NetworkCall {
 
 /** Sends one request from `from` (and `port`), without following redirects; a fetch-like Response. */
 export function fromAddress(pathAndQuery: string, call: NetworkCall): Promise<Response> {
-  const url = new URL(pathAndQuery, call.baseUrl ?? sharedBaseUrl);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: call.method ?? "GET", headers: call.headers, agent: false,
-      localAddress: call.from, ...(call.port ? { localPort: call.port } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const headers = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-        const status = res.statusCode ?? 500;
-        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers }));
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    if (call.body !== undefined) req.write(call.body);
-    req.end();
-  });
+  return requestFrom(new URL(pathAndQuery, call.baseUrl ?? sharedBaseUrl), call);
 }
 
 /** GET /authorize with `query` from `from` (optionally with the browser cookie `browserId`). */
