@@ -155,7 +155,7 @@ describe("a trace of a full flow (the real server in-process, InMemorySpanExport
 
     // Next.js wraps the global fetch of the process it runs in: here the test's own requests (client side, no
     // parent) are spans too, which a separate server process would never see. They are set aside, and shown
-    // to stay out of the server's traces (an incoming traceparent is not followed).
+    // to be traces apart from the server's.
     const finished = exporter.getFinishedSpans();
     const clientSide = finished.filter(isTestClientFetch);
     expect(clientSide.length).toBeGreaterThan(0);
