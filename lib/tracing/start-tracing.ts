@@ -47,6 +47,9 @@ export function startTracing(options: { exporter?: SpanExporter; env?: Record<st
     spanProcessors: [processor],
   });
   provider.register();
+  // Next.js wraps the process's fetch and, with a tracer registered, records each call as a span named with the
+  // full URL (query included): our own CLIENT spans (host and path only) cover the outbound calls instead.
+  process.env.NEXT_OTEL_FETCH_DISABLED ??= "1";
   tracing.tracer = sdk.api.trace.getTracer("operator-identity-service");
   tracing.shutdown = () => provider.shutdown();
   tracing.on = true;
