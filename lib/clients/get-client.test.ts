@@ -18,10 +18,10 @@ describe("getClient's cache", () => {
     await db.client.create({ data: { id, name: "Cache", redirectUris: "[]", allowedScopes: "openid",
       sectorIdentifier: "rp.example.test" } });
     const pending = getClient({ clientId: id }); // the read is under way
-    invalidateClient({ clientId: id }); // a disable here: its row written, then the cache dropped
-    await db.client.update({ where: { id }, data: { status: "disabled" } });
+    invalidateClient({ clientId: id }); // a change made meanwhile drops the cache
     expect((await pending)!.active).toBe(true); // the caller still gets what it read
-    expect((await getClient({ clientId: id }))!.active).toBe(false); // but it was not cached
+    await db.client.update({ where: { id }, data: { status: "disabled" } });
+    expect((await getClient({ clientId: id }))!.active).toBe(false); // but it was not cached: read again
     // A read after the invalidation is cached as usual.
     await db.client.update({ where: { id }, data: { status: "active" } });
     expect((await getClient({ clientId: id }))!.active).toBe(false);
