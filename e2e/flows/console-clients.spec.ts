@@ -37,6 +37,11 @@ test("an administrator registers a client, sees its secret once, edits, rotates,
   await page.getByRole("button", { name: "Disable the client" }).click();
   await expect(page.getByRole("status")).toHaveText("The client is disabled and its tokens are revoked.");
   await expect(page.getByRole("row", { name: /State/ })).toContainText("disabled");
+  // Tokens another instance issued within its 30 s client cache are revoked by disabling again.
+  await page.getByRole("button", { name: "Revoke its tokens again" }).click();
+  await expect(page.getByRole("status")).toHaveText("The client's tokens were revoked again (the audit log says how many).");
+  await expect(page.getByRole("row", { name: /State/ })).toContainText("disabled");
+  await expectAccessible(page, "console-client-disabled");
   await page.getByRole("button", { name: "Enable the client" }).click();
   await expect(page.getByRole("status")).toHaveText("The client is enabled.");
 });

@@ -57,8 +57,14 @@ const words = (value: string) => value.split(" ").filter(Boolean);
 export const CLIENT_CACHE_MS = 30_000;
 type ClientCache = Map<string, { at: number; client: RegisteredClient | null }>;
 const CACHE_KEY = Symbol.for("operator-identity.client-cache");
-const shared = globalThis as { [CACHE_KEY]?: ClientCache };
+/**
+ * `generation` moves on each invalidation (as the key cache's, lib/keys/key-store.ts), so a read begun before
+ * invalidateClient is returned to its caller but not written back: a disable in this process is seen at once.
+ */
+const GENERATION_KEY = Symbol.for("operator-identity.client-cache-generation");
+const shared = globalThis as { [CACHE_KEY]?: ClientCache; [GENERATION_KEY]?: { value: number } };
 const cache: ClientCache = (shared[CACHE_KEY] ??= new Map());
+const generation = (shared[GENERATION_KEY] ??= { value: 0 });
 
 export function toRegisteredClient(row: Client): RegisteredClient {
   return {
@@ -101,8 +107,10 @@ export async function getClient({ clientId }: { clientId: string }): Promise<Reg
   if (!clientId || clientId.length > 200) return null;
   const hit = cache.get(clientId);
   if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.client;
+  const started = generation.value;
   const row = await db.client.findUnique({ where: { id: clientId } });
   const client = row ? toRegisteredClient(row) : null;
+  if (generation.value !== started) return client;
   cache.set(clientId, { at: Date.now(), client });
   if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
   return client;
@@ -110,5 +118,6 @@ export async function getClient({ clientId }: { clientId: string }): Promise<Reg
 
 /** Drops a client from this process's cache (both bundles'; other processes see the change within CLIENT_CACHE_MS). */
 export function invalidateClient({ clientId }: { clientId: string }) {
+  generation.value++;
   cache.delete(clientId);
 }

@@ -50,7 +50,7 @@ export function consoleAuthOptions(): NextAuthOptions {
           for (const [k, v] of Object.entries(req.headers ?? {})) if (typeof v === "string") headers.set(k, v);
           const result = await verifyStaffSignIn({ username: String(credentials?.username ?? ""),
             password: String(credentials?.password ?? ""), code: String(credentials?.code ?? ""), ip: clientIp(headers) });
-          if (result === "locked" || result === "limited") throw new Error(result);
+          if (result === "limited") throw new Error(result); // a locked account is answered as `invalid`
           if (result === "invalid") return null;
           return { id: result.id, name: result.username, role: result.role, sv: result.sessionVersion };
         },

@@ -19,10 +19,12 @@ export interface SignedInStaff {
 }
 
 /**
- * Why a sign-in failed, as the sign-in page says it: never which of username, password or code was wrong;
- * `limited`: too many failed sign-ins from the address (lib/console/limit-staff-sign-ins.ts).
+ * Why a sign-in failed, as the sign-in page says it: never which of username, password or code was wrong, nor
+ * whether the account is locked (a "locked" answer only for existing usernames would let anyone enumerate them:
+ * review 22 #5; the audit row still says `locked`); `limited`: too many failed sign-ins from the address
+ * (lib/console/limit-staff-sign-ins.ts).
  */
-export type StaffSignInFailure = "invalid" | "locked" | "limited";
+export type StaffSignInFailure = "invalid" | "limited";
 
 // Compared against when the username is unknown, so an unknown name costs the same scrypt as a known one.
 let dummyHash: Promise<string> | undefined;
@@ -55,10 +57,10 @@ export async function verifyStaffSignIn({ username, password, code, ip }: {
   if (!row) {
     await verifySecret(password, await (dummyHash ??= hashSecret("not-a-password")));
     const known = u.length <= 63 ? await db.staff.findUnique({ where: { username: u }, select: { id: true, disabledAt: true } }) : null;
-    const outcome = known && !known.disabledAt ? "locked" : "invalid";
-    await recordAuditEvent({ type: "staff_sign_in", outcome: outcome === "locked" ? "locked" : "failure", ip,
+    const locked = Boolean(known && !known.disabledAt);
+    await recordAuditEvent({ type: "staff_sign_in", outcome: locked ? "locked" : "failure", ip,
       staffId: known?.id ?? null, detail: { reason: known ? (known.disabledAt ? "disabled" : "locked") : "unknown_user" } });
-    return outcome;
+    return "invalid"; // locked, disabled or unknown: answered alike
   }
   const passwordOk = await verifySecret(password, row.passwordHash);
   const step = passwordOk ? totpStep(decryptAtRest(row.totpSecret, config().KEY_ENCRYPTION_SECRET), row.username, code.trim()) : null;
@@ -76,7 +78,7 @@ export async function verifyStaffSignIn({ username, password, code, ip }: {
     }
     await recordAuditEvent({ type: "staff_sign_in", outcome: locks ? "locked" : "failure", ip, staffId: row.id,
       detail: { reason } });
-    return locks ? "locked" : "invalid";
+    return "invalid"; // also when this failure locks the account: answered alike
   }
   await recordStaffSignInSuccess(address, now.getTime());
   await recordAuditEvent({ type: "staff_sign_in", outcome: "success", ip, staffId: row.id });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { AdminError } from "@/lib/admin/admin-error";
 import { freshDatabase } from "@/test/support/server";
 import { db } from "@/lib/db";
 import { config } from "@/lib/config";
@@ -51,5 +52,28 @@ describe("rotateKeys", () => {
     expect(now.kid).toBe(result.activated);
     expect(now.kid).not.toBe(old.kid);
     expect((await getKeys()).some((k) => k.kid === old.kid && k.status === "retired")).toBe(true);
+  });
+
+  it("lets exactly one of 5 parallel rotations rotate; the others are refused and change nothing", async () => {
+    const before = await db.key.findMany({ where: { use: "sig" } });
+    const active = before.find((k) => k.status === "active")!;
+    const next = before.filter((k) => k.status === "next").sort((a, b) => +a.createdAt - +b.createdAt)[0]!;
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => rotateKeys({ use: "sig" })));
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(4);
+    for (const r of lost) {
+      expect(r.reason).toBeInstanceOf(AdminError);
+      expect((r.reason as Error).message).toMatch(/another sig key rotation is in progress or just happened/);
+    }
+    const rows = await db.key.findMany({ where: { use: "sig" } });
+    expect(rows.filter((r) => r.status === "active").map((r) => r.kid)).toEqual([next.kid]);
+    const old = rows.find((r) => r.kid === active.kid)!;
+    expect(old.status).toBe("retired");
+    // The activated key was never retired in between, and only the winner published a new next key.
+    expect(rows.find((r) => r.kid === next.kid)!.retiredAt).toBeNull();
+    expect(rows.length).toBe(before.length + 1);
+    expect(rows.filter((r) => r.status === "next").map((r) => r.kid)).toEqual([(won[0] as PromiseFulfilledResult<{ next: string }>).value.next]);
   });
 });

@@ -57,12 +57,16 @@ export const rotateSecretAction: ConsoleAction = async ({ form, req }) => {
     audit: { type: "console_client_rotate_secret", outcome: "success", clientId } };
 };
 
-/** Disables the client (unknown everywhere, tokens revoked). */
+/**
+ * Disables the client (unknown everywhere, tokens revoked); on a disabled client, "Revoke its tokens again": revokes
+ * the tokens other instances issued within their client cache's lifetime (lib/clients/set-client-disabled.ts).
+ */
 export const disableClientAction: ConsoleAction = async ({ form }) => {
   const clientId = clientIdOf(form);
-  const { revokedTokens } = await disableClient({ clientId });
-  return { back: back(clientId), done: "disabled",
-    audit: { type: "console_client_disable", outcome: "success", clientId, detail: { revoked_tokens: revokedTokens } } };
+  const { revokedTokens, alreadyDisabled } = await disableClient({ clientId });
+  return { back: back(clientId), done: alreadyDisabled ? "revoked" : "disabled",
+    audit: { type: "console_client_disable", outcome: "success", clientId,
+      detail: { revoked_tokens: revokedTokens, again: alreadyDisabled } } };
 };
 
 /** Enables a disabled client. */

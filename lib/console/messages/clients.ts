@@ -73,6 +73,9 @@ const en = {
     note: "Every endpoint then treats the client as unknown and its tokens are revoked at once. Enabling it later does "
       + "not bring the tokens back." },
   enable: { title: "Enable", submit: "Enable the client", note: "The client is known to every endpoint again." },
+  revokeAgain: { title: "Revoke its tokens again", submit: "Revoke its tokens again",
+    note: "Other instances may accept the client for up to 30 seconds after it was disabled and issue tokens meanwhile. "
+      + "Revoking again after that revokes them; the client stays disabled." },
   show: {
     createdTitle: "Client registered",
     rotatedTitle: "New client secret",
@@ -86,6 +89,7 @@ const en = {
     updated: "The settings were saved.",
     disabled: "The client is disabled and its tokens are revoked.",
     enabled: "The client is enabled.",
+    revoked: "The client's tokens were revoked again (the audit log says how many).",
   } as Record<string, string>,
   errors: { unknown: "No such client." } as Record<string, string>,
 };
@@ -166,6 +170,9 @@ const fr: ClientsMessages = {
     note: "Tous les points d'accès traitent alors le client comme inconnu et ses jetons sont révoqués aussitôt. Le "
       + "réactiver plus tard ne rétablit pas les jetons." },
   enable: { title: "Réactiver", submit: "Réactiver le client", note: "Le client est de nouveau connu de tous les points d'accès." },
+  revokeAgain: { title: "Révoquer de nouveau ses jetons", submit: "Révoquer de nouveau ses jetons",
+    note: "Les autres instances peuvent encore accepter le client jusqu'à 30 secondes après sa désactivation et émettre "
+      + "des jetons entre-temps. Révoquer de nouveau après ce délai les révoque ; le client reste désactivé." },
   show: {
     createdTitle: "Client enregistré",
     rotatedTitle: "Nouveau secret du client",
@@ -179,6 +186,7 @@ const fr: ClientsMessages = {
     updated: "Les réglages ont été enregistrés.",
     disabled: "Le client est désactivé et ses jetons sont révoqués.",
     enabled: "Le client est réactivé.",
+    revoked: "Les jetons du client ont de nouveau été révoqués (le journal d'audit en donne le nombre).",
   },
   errors: { unknown: "Ce client n'existe pas." },
 };

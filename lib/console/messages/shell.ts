@@ -25,8 +25,8 @@ const en = {
     codeHelp: "The 6-digit code your authenticator app shows now.",
     submit: "Sign in",
     errors: {
-      invalid: "The username, password or code is not right.",
-      locked: "Too many failed attempts: this account is locked for a while. Ask an administrator if it is urgent.",
+      // One answer for a wrong credential and a locked account, so it does not tell which usernames exist.
+      invalid: "The username, password or code is not right. After several failures the account waits 15 minutes.",
       limited: "Too many failed sign-ins from your network. Wait 15 minutes, then try again.",
       expired: "Your console session has ended. Sign in again.",
       csrf: "The form had expired. Try again.",
@@ -71,8 +71,8 @@ const fr: ShellMessages = {
     codeHelp: "Le code à 6 chiffres que votre application d'authentification affiche maintenant.",
     submit: "Se connecter",
     errors: {
-      invalid: "L'identifiant, le mot de passe ou le code n'est pas correct.",
-      locked: "Trop de tentatives échouées : ce compte est bloqué un moment. Demandez à un administrateur si c'est urgent.",
+      invalid: "L'identifiant, le mot de passe ou le code n'est pas correct. Après plusieurs échecs, le compte attend "
+        + "15 minutes.",
       limited: "Trop de connexions échouées depuis votre réseau. Attendez 15 minutes, puis réessayez.",
       expired: "Votre session de console a pris fin. Reconnectez-vous.",
       csrf: "Le formulaire avait expiré. Réessayez.",

@@ -155,8 +155,23 @@ describe("console clients (admin)", () => {
     const page = await (await s.get("/console/clients")).text();
     expect(page).toMatch(new RegExp(`${client.id}[\\s\\S]*?disabled`));
 
+    // Another instance, still holding the client as active in its cache (up to 30 s), issued a token meanwhile:
+    // "Revoke its tokens again" (the same disable action, offered on a disabled client's page) revokes it.
+    const detail = await (await s.get(`/console/clients/${client.id}`)).text();
+    expect(detail).toContain("Revoke its tokens again");
+    expect(detail).toContain('action="/console/clients/enable"');
+    expect(detail).toContain('action="/console/clients/disable"');
+    await db.accessToken.updateMany({ where: { clientId: client.id }, data: { revokedAt: null } });
     const again = await s.post("/console/clients/disable", { client_id: client.id }, `/console/clients/${client.id}`);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toContain("done=revoked");
+    expect(await db.accessToken.count({ where: { clientId: client.id, revokedAt: null } })).toBe(0);
+    expect((await userinfo(first.access_token)).status).toBe(401);
+    expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).status).toBe("disabled");
+    const audits = await db.auditEvent.findMany({ where: { clientId: client.id, type: "console_client_disable" } });
+    expect(audits.map((e) => JSON.parse(e.detail ?? "{}")).find((d) => d.again)).toMatchObject({ again: true });
+    expect(audits.map((e) => JSON.parse(e.detail ?? "{}").revoked_tokens as number).every((n) => n >= 1)).toBe(true);
+    expect(await (await s.get(`/console/clients/${client.id}?done=revoked`)).text()).toContain("revoked again");
 
     const en = await s.post("/console/clients/enable", { client_id: client.id }, `/console/clients/${client.id}`);
     expect(en.headers.get("location")).toContain("done=enabled");
@@ -165,7 +180,8 @@ describe("console clients (admin)", () => {
     expect((await userinfo(first.access_token)).status).toBe(401);
     const types = (await db.auditEvent.findMany({ where: { clientId: client.id, type: { startsWith: "console_client_" } } }))
       .map((e) => e.type).sort();
-    expect(types).toEqual(["console_client_create", "console_client_disable", "console_client_enable"]);
+    expect(types).toEqual(["console_client_create", "console_client_disable", "console_client_disable",
+      "console_client_enable"]);
   });
 });
 
@@ -210,7 +226,7 @@ describe("client disable / enable in the admin CLI", () => {
     }, (err, stdout) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout }));
   });
 
-  it("disables (tokens revoked at once, audited) and enables a client; a second disable is an error", { timeout: 90_000 }, async () => {
+  it("disables (tokens revoked at once, audited) and enables a client; a second disable revokes again", { timeout: 90_000 }, async () => {
     const s = await consoleSignIn(baseUrl, await createTestStaff("admin"));
     const client = await createViaConsole(s);
     const { access_token } = (await (await exchange(client, client.secret!, await codeFor(client))).json()) as { access_token: string };
@@ -220,13 +236,15 @@ describe("client disable / enable in the admin CLI", () => {
     expect(out.disabled).toBe(client.id);
     expect(out.revoked_tokens).toBeGreaterThanOrEqual(1);
     expect((await userinfo(access_token)).status).toBe(401);
+    await db.accessToken.updateMany({ where: { clientId: client.id }, data: { revokedAt: null } }); // another instance's
     const again = await cli("client", "disable", client.id);
-    expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout).error).toMatch(/already disabled/);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ disabled: client.id, revoked_tokens: 1 });
+    expect((await userinfo(access_token)).status).toBe(401);
     const on = await cli("client", "enable", client.id);
     expect(JSON.parse(on.stdout)).toEqual({ enabled: client.id });
     expect((await db.client.findUniqueOrThrow({ where: { id: client.id } })).status).toBe("active");
     expect(await db.auditEvent.count({ where: { clientId: client.id, type: { in: ["admin_client_disable", "admin_client_enable"] } } }))
-      .toBe(2);
+      .toBe(3);
   });
 });

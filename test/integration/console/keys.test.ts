@@ -69,6 +69,23 @@ describe("console signing keys", () => {
     expect(types).toEqual(expect.arrayContaining(["console_keys_rotate", "console_keys_unpublish"]));
   });
 
+  it("lets one of 5 parallel rotations (a double click) rotate; the others are refused, with one audit row", async () => {
+    const s = await consoleSignIn(baseUrl, await createTestStaff("admin"));
+    const nextKid = (await db.key.findFirstOrThrow({ where: { use: "enc", status: "next" }, orderBy: { createdAt: "asc" } })
+      .catch(() => null))?.kid;
+    if (nextKid) await db.key.update({ where: { kid: nextKid }, data: { createdAt: new Date(Date.now() - 120_000) } });
+    const audited = () => db.auditEvent.count({ where: { type: "console_keys_rotate", outcome: "success" } });
+    const before = await audited();
+    const results = await Promise.all(Array.from({ length: 5 }, () => s.post("/console/keys/rotate", { use: "enc" }, "/console/keys")));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([303, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) {
+      expect(await r.text()).toMatch(/another enc key rotation is in progress|rotate again in a minute/);
+    }
+    expect(await db.key.count({ where: { use: "enc", status: "active" } })).toBe(1);
+    expect(await audited()).toBe(before + 1);
+  });
+
   it("shows viewer and care the timeline without actions and refuses their POSTs with 403", async () => {
     for (const role of ["viewer", "care"] as const) {
       const s = await consoleSignIn(baseUrl, await createTestStaff(role));

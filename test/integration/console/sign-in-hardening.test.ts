@@ -18,29 +18,49 @@ const refusal = (p: Promise<unknown>) => p.then(() => "signed in", (err: Error) 
 describe("console sign-in hardening", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("locks an account after 5 failures; the right password and code are then refused too", async () => {
+  it("locks an account after 5 failures; the right password and code are then refused too, answered as a wrong one",
+    async () => {
+      const staff = await createTestStaff("viewer");
+      const from = loopbackAddress();
+      for (let i = 1; i <= STAFF_FAILURES_BEFORE_LOCKOUT; i++) {
+        const e = await refusal(consoleSignIn(baseUrl, { ...staff, password: `wrong-${i}` }, "000000", { from }));
+        expect(e).toBe("invalid");
+      }
+      expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from }))).toBe("invalid");
+      const row = await db.staff.findUniqueOrThrow({ where: { username: staff.username } });
+      expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+      // The audit log still tells the lockout apart.
+      const outcomes = (await db.auditEvent.findMany({ where: { staffId: row.id, type: "staff_sign_in" } }))
+        .map((e) => e.outcome);
+      expect(outcomes.filter((o) => o === "locked")).toHaveLength(2);
+    });
+
+  it("answers an existing member and an unknown username alike, locked or not (no username enumeration)", async () => {
     const staff = await createTestStaff("viewer");
-    const from = loopbackAddress();
-    for (let i = 1; i <= STAFF_FAILURES_BEFORE_LOCKOUT; i++) {
-      const e = await refusal(consoleSignIn(baseUrl, { ...staff, password: `wrong-${i}` }, "000000", { from }));
-      expect(e).toBe(i < STAFF_FAILURES_BEFORE_LOCKOUT ? "invalid" : "locked");
+    const unknown = { ...staff, username: `nobody-${staff.username}` };
+    const known: string[] = [];
+    const none: string[] = [];
+    for (let i = 0; i < STAFF_FAILURES_BEFORE_LOCKOUT + 1; i++) {
+      known.push(await refusal(consoleSignIn(baseUrl, { ...staff, password: `x-${i}` }, "000000", { from: loopbackAddress() })));
+      none.push(await refusal(consoleSignIn(baseUrl, { ...unknown, password: `x-${i}` }, "000000", { from: loopbackAddress() })));
     }
-    expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from }))).toBe("locked");
-    const row = await db.staff.findUniqueOrThrow({ where: { username: staff.username } });
-    expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+    expect(known).toEqual(none);
+    expect(new Set(known)).toEqual(new Set(["invalid"]));
   });
 
   it("gives 50 parallel guesses at most 5 password checks", async () => {
     const staff = await createTestStaff("viewer");
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
       refusal(consoleSignIn(baseUrl, { ...staff, password: `guess-${i}` }, "000000", { from: loopbackAddress() }))));
-    expect(results.every((e) => e === "invalid" || e === "locked")).toBe(true);
+    expect(results.every((e) => e === "invalid")).toBe(true);
     const { id } = await db.staff.findUniqueOrThrow({ where: { username: staff.username } });
     const events = await db.auditEvent.findMany({ where: { staffId: id, type: "staff_sign_in" } });
     const checked = events.filter((e) => JSON.parse(e.detail ?? "{}").reason === "password");
     expect(checked.length).toBeLessThanOrEqual(STAFF_FAILURES_BEFORE_LOCKOUT);
     expect(events.length).toBe(50);
-    expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from: loopbackAddress() }))).toBe("locked");
+    expect(await refusal(consoleSignIn(baseUrl, staff, undefined, { from: loopbackAddress() }))).toBe("invalid");
+    expect(await db.auditEvent.count({ where: { staffId: id, type: "staff_sign_in", outcome: "locked" } }))
+      .toBeGreaterThanOrEqual(2);
   });
 
   it("accepts one TOTP code once, even when two sign-ins send it at the same moment", async () => {

@@ -34,7 +34,7 @@ function consoleLocation(location: string): string {
   const url = new URL(location, issuerBase());
   if (url.pathname.endsWith("/error")) {
     const error = url.searchParams.get("error");
-    const e = error === "CredentialsSignin" ? "invalid" : error === "locked" || error === "limited" ? error : "other";
+    const e = error === "CredentialsSignin" ? "invalid" : error === "limited" ? error : "other"; // never "locked"
     return `${issuerBase()}${CONSOLE_SIGN_IN_PATH}?e=${e}`;
   }
   if (url.pathname.endsWith("/signin") && url.searchParams.get("csrf") === "true") {

@@ -12,7 +12,7 @@ import { ClientFields } from "@/components/console/clients-form";
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 // GET /console/clients/{id} - one client's settings (never its secret hash); administrators edit, rotate its
-// secret, disable or enable it here.
+// secret, disable or enable it here, and revoke a disabled client's tokens again.
 export default async function ConsoleClient({ params, searchParams }: Props) {
   const { staff, csrfToken, t } = await consolePage("viewer");
   const m = t(clientsMessages);
@@ -99,6 +99,16 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
               </button>
             </ConsoleForm>
           </section>
+          {c.status === "disabled" && (
+            <section className={ui.section} aria-labelledby="revoke-again">
+              <h2 id="revoke-again" className={ui.h2}>{m.revokeAgain.title}</h2>
+              <p>{m.revokeAgain.note}</p>
+              <ConsoleForm action="/console/clients/disable" csrfToken={csrfToken}>
+                <input type="hidden" name="client_id" value={c.id} />
+                <button type="submit" className={ui.danger}>{m.revokeAgain.submit}</button>
+              </ConsoleForm>
+            </section>
+          )}
         </>
       )}
     </div>
