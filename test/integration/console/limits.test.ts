@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { sha256 } from "@/lib/crypto";
-import { hitRateLimit } from "@/lib/security/hit-rate-limit";
+import { hitRateLimit, rateLimitWindow } from "@/lib/security/hit-rate-limit";
 import { otpResendsPerRequest } from "@/lib/security/limits";
 import { baseUrl, createTestSubscriber } from "../../support/authorize-support";
 import { consoleSignIn, createTestStaff } from "../../support/console-support";
@@ -11,7 +10,9 @@ import { consoleSignIn, createTestStaff } from "../../support/console-support";
 async function throttleNumber(msisdn: string) {
   const limit = otpResendsPerRequest();
   for (let i = 0; i < limit.limit; i++) await hitRateLimit({ limit, subject: msisdn });
-  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${sha256(msisdn).slice(0, 32)}:` } },
+  // The key's subject part (a keyed hash): the rows of every window, the newest first.
+  const subject = rateLimitWindow(limit, msisdn, Date.now()).key.split(":")[1]!;
+  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${subject}:` } },
     orderBy: { expiresAt: "desc" } });
   return rows[0]!.key;
 }
