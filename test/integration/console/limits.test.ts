@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { hitRateLimit, rateLimitWindow } from "@/lib/security/hit-rate-limit";
+import { sha256 } from "@/lib/crypto";
+import { hitRateLimit, peekRateLimit, rateLimitWindow } from "@/lib/security/hit-rate-limit";
 import { otpResendsPerRequest } from "@/lib/security/limits";
 import { baseUrl, createTestSubscriber } from "../../support/authorize-support";
 import { consoleSignIn, createTestStaff } from "../../support/console-support";
@@ -32,6 +33,9 @@ describe("console abuse limits", () => {
     expect(html).toContain("New codes requested in one sign-in");
     expect(html).toContain(key.split(":")[1]!.slice(0, 12));
     expect(html).not.toContain(s.msisdn);
+    // The key's hash is keyed (SUBJECT_SECRET): not the number's plain SHA-256, which a viewer could brute-force.
+    expect(key.split(":")[1]).not.toBe(sha256(s.msisdn).slice(0, 32));
+    expect(html).not.toContain(sha256(s.msisdn).slice(0, 12));
     expect(html).toMatch(/\d+ subscriber.{1,12} PINs? (is|are) locked now/);
     expect(html).toContain(lockedStaff.username);
     // A viewer gets no lift button, and no link to the subscribers (care's pages).
@@ -51,6 +55,9 @@ describe("console abuse limits", () => {
     const { id: careId } = (await db.staff.findUnique({ where: { username: care.username } }))!;
     expect(await db.auditEvent.count({ where: { staffId: careId, type: "console_limits_lift", outcome: "denied" } })).toBe(1);
 
+    // The throttle holds: the number is refused until lifted.
+    const limit = otpResendsPerRequest();
+    expect((await peekRateLimit({ limit, subject: s.msisdn })).allowed).toBe(false);
     const admin = await createTestStaff("admin");
     const session = await consoleSignIn(baseUrl, admin);
     expect(await (await session.get("/console/limits")).text()).toContain(`value="${key}"`);
@@ -58,6 +65,7 @@ describe("console abuse limits", () => {
     expect(lift.status).toBe(303);
     expect(new URL(lift.headers.get("location")!).searchParams.get("done")).toBe("lifted");
     expect(await db.rateLimit.findUnique({ where: { key } })).toBeNull();
+    expect((await hitRateLimit({ limit, subject: s.msisdn })).allowed).toBe(true);
     const { id: adminId } = (await db.staff.findUnique({ where: { username: admin.username } }))!;
     const events = await db.auditEvent.findMany({ where: { staffId: adminId, type: "console_limits_lift" } });
     expect(events.map((e) => [e.outcome, JSON.parse(e.detail!).limit])).toEqual([["success", "otp-resend"]]);
