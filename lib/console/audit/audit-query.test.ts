@@ -16,7 +16,8 @@ describe("auditFilterOf", () => {
   });
 
   it("reads the range's edges and a cursor", () => {
-    const f = auditFilterOf(q({ from: "2000-01-01T00:00", to: "9999-12-31T23:59:59", before: "1700000000000.a-b" }), 51);
+    const edges = { from: "2000-01-01T00:00", to: "9999-12-31T23:59:59", before: "1700000000000.a-b" };
+    const f = auditFilterOf(q(edges), 51);
     expect(f?.since?.toISOString()).toBe("2000-01-01T00:00:00.000Z");
     expect(f?.until?.toISOString()).toBe("9999-12-31T23:59:59.000Z");
     expect(f?.before).toEqual({ at: new Date(1_700_000_000_000), id: "a-b" });
