@@ -2,9 +2,8 @@ import { expect, test } from "@playwright/test";
 import { consoleAs } from "../fixtures/console";
 import { baseUrl, createTestSubscriber, db } from "../fixtures/test-data";
 import { expectAccessible } from "../fixtures/a11y";
-import { hitRateLimit } from "../../lib/security/hit-rate-limit";
+import { hitRateLimit, rateLimitWindow } from "../../lib/security/hit-rate-limit";
 import { otpResendsPerRequest } from "../../lib/security/limits";
-import { sha256 } from "../../lib/crypto";
 
 /** The console's abuse limits (issue 22): everyone sees who is throttled; only an administrator lifts it. */
 
@@ -12,7 +11,9 @@ async function throttledKey() {
   const s = await createTestSubscriber();
   const limit = otpResendsPerRequest();
   for (let i = 0; i < limit.limit; i++) await hitRateLimit({ limit, subject: s.msisdn });
-  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${sha256(s.msisdn).slice(0, 32)}:` } },
+  // The key's subject part (a keyed hash): the rows of every window, the newest first.
+  const subject = rateLimitWindow(limit, s.msisdn, Date.now()).key.split(":")[1]!;
+  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${subject}:` } },
     orderBy: { expiresAt: "desc" } });
   return { s, key: rows[0]!.key };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
-import { randomToken } from "../crypto";
-import { hitRateLimit, hitRateLimits, peekRateLimit } from "./hit-rate-limit";
+import { randomToken, sha256 } from "../crypto";
+import { hitRateLimit, hitRateLimits, peekRateLimit, rateLimitWindow } from "./hit-rate-limit";
 import { lockoutSeconds } from "./limits";
 
 const limit = (n: number) => ({ name: `test-${randomToken(6)}`, limit: n, windowSeconds: 60 });
@@ -30,6 +30,14 @@ describe("hitRateLimit (database-backed fixed window)", () => {
     const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${l.name}:` } } });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key).not.toContain("447700900123");
+    // Keyed (SUBJECT_SECRET): not the plain SHA-256 of the number, which anyone could brute-force over a numbering plan.
+    const hash = rows[0]!.key.split(":")[1]!;
+    expect(hash).toHaveLength(32);
+    expect(hash).not.toBe(sha256("447700900123").slice(0, 32));
+    expect(rows[0]!.key).not.toContain(sha256("447700900123").slice(0, 12));
+    expect(rateLimitWindow(l, "447700900123", Date.now()).key.split(":")[1]).toBe(hash);
+    // One subject's counters do not match across limits.
+    expect(rateLimitWindow(limit(10), "447700900123", Date.now()).key.split(":")[1]).not.toBe(hash);
     expect(rows[0]!.expiresAt.getTime() - rows[0]!.windowStart.getTime()).toBe(60_000);
   });
 });

@@ -1,6 +1,8 @@
 import { db } from "../db";
 import { recordThrottle } from "../metrics/record";
-import { sha256 } from "../crypto";
+import { createHmac } from "node:crypto";
+import { config } from "../config";
+import { keyedHmac } from "../keyed-hmac";
 import type { Limit } from "./limits";
 import { isUniqueViolation } from "../store/is-unique-violation";
 
@@ -14,12 +16,34 @@ export interface RateLimitVerdict {
   windowEndsIn: number;
 }
 
-/** The RateLimit key: the subject is hashed (no MSISDN or IP at rest) and the window index appended. */
-function windowOf(limit: Limit, subject: string, now: number) {
+let key: Buffer | undefined;
+let keyFor: string | undefined;
+const hmac = keyedHmac();
+
+/**
+ * The subject's part of a RateLimit key: HMAC-SHA-256 of `<limit>\n<subject>` under a key derived from SUBJECT_SECRET
+ * for this purpose only, 32 base64url characters. Without the secret nobody (a console viewer, a database dump) can
+ * test candidate numbers or addresses against it, and one subject's counters do not match across limits. In memory
+ * only, no statement (the memo of lib/keyed-hmac.ts).
+ */
+function subjectHash(limit: Limit, subject: string): string {
+  const secret = config().SUBJECT_SECRET;
+  if (!key || keyFor !== secret) {
+    key = createHmac("sha256", secret).update("rate-limit subject").digest();
+    keyFor = secret;
+  }
+  return hmac(key, `${limit.name}\n${subject}`).slice(0, 32);
+}
+
+/**
+ * The RateLimit row of a subject's current window: the key `<limit>:<keyed hash of the subject>:<window index>` (no
+ * MSISDN or IP at rest, nor any unkeyed hash of one) and the window's bounds.
+ */
+export function rateLimitWindow(limit: Limit, subject: string, now: number) {
   const windowMs = limit.windowSeconds * 1000;
   const index = Math.floor(now / windowMs);
   return {
-    key: `${limit.name}:${sha256(subject).slice(0, 32)}:${index}`,
+    key: `${limit.name}:${subjectHash(limit, subject)}:${index}`,
     windowStart: new Date(index * windowMs),
     expiresAt: new Date((index + 1) * windowMs),
   };
@@ -41,7 +65,7 @@ const verdict = (limit: Limit, count: number, expiresAt: Date, now: number): Rat
 export async function hitRateLimit({ limit, subject, now = Date.now() }: {
   limit: Limit; subject: string; now?: number;
 }): Promise<RateLimitVerdict> {
-  const w = windowOf(limit, subject, now);
+  const w = rateLimitWindow(limit, subject, now);
   const upsert = () => db.rateLimit.upsert({
     where: { key: w.key },
     create: { key: w.key, count: 1, windowStart: w.windowStart, expiresAt: w.expiresAt },
@@ -75,7 +99,7 @@ export async function hitRateLimits(limits: [Limit, string][]): Promise<{ limit:
 export async function peekRateLimit({ limit, subject, now = Date.now() }: {
   limit: Limit; subject: string; now?: number;
 }): Promise<RateLimitVerdict> {
-  const w = windowOf(limit, subject, now);
+  const w = rateLimitWindow(limit, subject, now);
   const row = await db.rateLimit.findUnique({ where: { key: w.key }, select: { count: true } });
   // `count` hits so far; one more is allowed while count < limit.
   return verdict(limit, (row?.count ?? 0) + 1, w.expiresAt, now);

@@ -11,7 +11,7 @@ import { USER_CODE_TRIES, userCodeFailuresFromDynamicClients } from "../../ciba/
 import { kycMatchesPerClientAndNumber } from "../../network-apis/kyc-match/limit";
 import { registrationRequestsPerIp } from "../../registration/handle-registration";
 
-/** What a limit counts per: whose budget a RateLimit row is (its subject is stored only as a hash). */
+/** What a limit counts per: whose budget a RateLimit row is (its subject is stored only as a keyed hash). */
 export type LimitSubject = "requester-number" | "address-number" | "number" | "request" | "address" | "client-address"
   | "client" | "client-number" | "client-subscriber" | "subscriber";
 

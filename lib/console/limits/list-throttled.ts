@@ -4,12 +4,15 @@ import { knownLimits, type KnownLimit } from "./known-limits";
 /** A counter that refuses its subject now (the next hit would be over the limit). */
 export interface ThrottledCounter {
   /**
-   * The RateLimit key (`<limit>:<SHA-256 of the subject, 32 base64url characters>:<window index>`): what lifting
-   * deletes.
+   * The RateLimit key (`<limit>:<keyed hash of the subject, 32 base64url characters>:<window index>`, see
+   * lib/security/hit-rate-limit.ts): what lifting deletes.
    */
   key: string;
   limit: KnownLimit;
-  /** The first 12 characters of the subject's hash: tells counters apart, says nothing of the number or address. */
+  /**
+   * The first 12 characters of the subject's keyed hash (HMAC under SUBJECT_SECRET): tells counters apart; without the
+   * secret it cannot be tested against candidate numbers or addresses, so it says nothing of them.
+   */
   subjectHash: string;
   count: number;
   windowStart: Date;

@@ -14,7 +14,7 @@ const en = {
     any: "Any",
     submit: "Show",
     clear: "Clear the filter",
-    bad: "A time is not valid: use the date and time fields.",
+    bad: "A time is not valid: use the date and time fields (years 2000 to 9999), and the page links as given.",
   },
   outcomes: { success: "success", failure: "failure", denied: "denied", locked: "locked", throttled: "throttled" } as
     Record<string, string>,
@@ -53,7 +53,8 @@ const fr: AuditMessages = {
     any: "Tous",
     submit: "Afficher",
     clear: "Effacer le filtre",
-    bad: "Une heure n'est pas valide : utilisez les champs de date et d'heure.",
+    bad: "Une heure n'est pas valide : utilisez les champs de date et d'heure (années 2000 à 9999), et les liens "
+      + "de page tels quels.",
   },
   outcomes: { success: "réussite", failure: "échec", denied: "refusé", locked: "bloqué", throttled: "limité" },
   table: {

@@ -1,8 +1,9 @@
 /** The console's abuse limits page (every role reads; administrators lift a throttle). */
 const en = {
   title: "Abuse limits",
-  intro: "Who is refused now by an abuse limit, and until when. The counters store only a hash of the number or "
-    + "address they count, so nobody can read it back here.",
+  intro: "Who is refused now by an abuse limit, and until when. The counters store only a keyed hash of the number "
+    + "or address they count (under the service's secret): it tells rows apart, and nobody can read the number back "
+    + "from it here.",
   throttled: {
     heading: "Throttled now",
     caption: "Counters at their limit",
@@ -75,7 +76,8 @@ export type LimitMessages = typeof en;
 const fr: LimitMessages = {
   title: "Limites anti-abus",
   intro: "Qui est refusé en ce moment par une limite anti-abus, et jusqu'à quand. Les compteurs ne gardent qu'une "
-    + "empreinte du numéro ou de l'adresse comptés : personne ne peut la relire ici.",
+    + "empreinte à clé (sous le secret du service) du numéro ou de l'adresse comptés : elle distingue les lignes, et "
+    + "personne ne peut en retrouver le numéro ici.",
   throttled: {
     heading: "Limités en ce moment",
     caption: "Compteurs à leur limite",

@@ -61,6 +61,23 @@ describe("console audit log", () => {
     expect(second).not.toContain("&quot;n&quot;:5}");
   });
 
+  it("answers extreme or malformed times and cursors with the page and a clear message, never a 500", async () => {
+    const session = await consoleSignIn(baseUrl, await createTestStaff("viewer"));
+    for (const query of [
+      "from=-271821-04-20T00:00:00Z", "from=%2B275760-09-13T00:00:00Z", "to=1999-12-31T23:59", "to=10000-01-01T00:00",
+      "before=999999999999999.abc", "before=0.abc", "before=-1.abc", "before=1700000000000.a%20b",
+    ]) {
+      const res = await session.get(`/console/audit?${query}`);
+      expect(res.status, query).toBe(200);
+      expect(await res.text(), query).toContain("A time is not valid");
+    }
+    // The edges of the range are valid.
+    for (const query of ["from=2000-01-01T00:00", "to=9999-12-31T23:59", `before=${Date.now()}.x`]) {
+      const html = await (await session.get(`/console/audit?${query}`)).text();
+      expect(html, query).not.toContain("A time is not valid");
+    }
+  });
+
   it("sends a visitor without a session to the sign-in page", async () => {
     const res = await fetch(`${baseUrl}/console/audit`, { redirect: "manual" });
     expect(res.headers.get("location")).toContain("/console/sign-in");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { sha256 } from "@/lib/crypto";
-import { hitRateLimit } from "@/lib/security/hit-rate-limit";
+import { hitRateLimit, peekRateLimit, rateLimitWindow } from "@/lib/security/hit-rate-limit";
 import { otpResendsPerRequest } from "@/lib/security/limits";
 import { baseUrl, createTestSubscriber } from "../../support/authorize-support";
 import { consoleSignIn, createTestStaff } from "../../support/console-support";
@@ -11,7 +11,9 @@ import { consoleSignIn, createTestStaff } from "../../support/console-support";
 async function throttleNumber(msisdn: string) {
   const limit = otpResendsPerRequest();
   for (let i = 0; i < limit.limit; i++) await hitRateLimit({ limit, subject: msisdn });
-  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${sha256(msisdn).slice(0, 32)}:` } },
+  // The key's subject part (a keyed hash): the rows of every window, the newest first.
+  const subject = rateLimitWindow(limit, msisdn, Date.now()).key.split(":")[1]!;
+  const rows = await db.rateLimit.findMany({ where: { key: { startsWith: `${limit.name}:${subject}:` } },
     orderBy: { expiresAt: "desc" } });
   return rows[0]!.key;
 }
@@ -31,6 +33,9 @@ describe("console abuse limits", () => {
     expect(html).toContain("New codes requested in one sign-in");
     expect(html).toContain(key.split(":")[1]!.slice(0, 12));
     expect(html).not.toContain(s.msisdn);
+    // The key's hash is keyed (SUBJECT_SECRET): not the number's plain SHA-256, which a viewer could brute-force.
+    expect(key.split(":")[1]).not.toBe(sha256(s.msisdn).slice(0, 32));
+    expect(html).not.toContain(sha256(s.msisdn).slice(0, 12));
     expect(html).toMatch(/\d+ subscriber.{1,12} PINs? (is|are) locked now/);
     expect(html).toContain(lockedStaff.username);
     // A viewer gets no lift button, and no link to the subscribers (care's pages).
@@ -50,6 +55,9 @@ describe("console abuse limits", () => {
     const { id: careId } = (await db.staff.findUnique({ where: { username: care.username } }))!;
     expect(await db.auditEvent.count({ where: { staffId: careId, type: "console_limits_lift", outcome: "denied" } })).toBe(1);
 
+    // The throttle holds: the number is refused until lifted.
+    const limit = otpResendsPerRequest();
+    expect((await peekRateLimit({ limit, subject: s.msisdn })).allowed).toBe(false);
     const admin = await createTestStaff("admin");
     const session = await consoleSignIn(baseUrl, admin);
     expect(await (await session.get("/console/limits")).text()).toContain(`value="${key}"`);
@@ -65,5 +73,7 @@ describe("console abuse limits", () => {
     expect(new URL(again.headers.get("location")!).searchParams.get("e")).toBe("gone");
     const bogus = await session.post("/console/limits/lift", { key: "anything" }, "/console/limits");
     expect(new URL(bogus.headers.get("location")!).searchParams.get("e")).toBe("gone");
+    // Lifted: the number is counted again from zero, in the row the server read (the same keyed hash).
+    expect((await hitRateLimit({ limit, subject: s.msisdn })).count).toBe(1);
   });
 });

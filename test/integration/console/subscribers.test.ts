@@ -54,6 +54,12 @@ describe("console subscribers", () => {
       const none = await session.post("/console/subscribers/find", { number: "+999999999999" }, "/console/subscribers");
       expect(await (await session.get(where(none).pathname + where(none).search)).text())
         .toContain("No subscriber has this number");
+      // Every search is audited with the member's id: found (the pseudonym), malformed, unknown; never the number.
+      const { id: staffId } = (await db.staff.findUnique({ where: { username: care.username } }))!;
+      const finds = await staffEvents(staffId, "console_subscribers_find");
+      expect(finds.map((e) => [e.outcome, e.subscriberRef, e.detail ? JSON.parse(e.detail).reason : null])).toEqual([
+        ["success", pseudonymiseSubscriber(s.id), null], ["failure", null, "malformed"], ["failure", null, "unknown"]]);
+      for (const e of finds) expect(`${e.detail} ${e.subscriberRef}`).not.toContain(s.msisdn.slice(2));
     });
 
   it("lists by status with paging by number", async () => {
@@ -71,6 +77,13 @@ describe("console subscribers", () => {
     // The next page starts after the cursor (a subscriber id, not a number).
     const after = await (await session.get(`/console/subscribers?status=suspended&after=${a.id}`)).text();
     expect(after).not.toContain(`+${a.msisdn}`);
+    // Every page listed is audited with the member's id: the filter, how many rows, whether a later page.
+    const { id: staffId } = (await db.staff.findUnique({ where: { username: care.username } }))!;
+    const lists = await staffEvents(staffId, "console_subscribers_list");
+    expect(lists.map((e) => [e.outcome, JSON.parse(e.detail!).status, JSON.parse(e.detail!).later])).toEqual([
+      ["success", "suspended", false], ["success", "locked", false], ["success", "suspended", true]]);
+    expect(JSON.parse(lists[0]!.detail!).rows).toBeGreaterThanOrEqual(1);
+    for (const e of lists) expect(e.detail).not.toContain(a.id);
   });
 
   it("shows one subscriber (lockout, attributes, handsets, consents, sign-ins, events) and audits the opening", async () => {

@@ -7,17 +7,21 @@ import { consoleTime } from "@/lib/console/audit/console-time";
 import { listSubscribersPage, type SubscriberListStatus } from "@/lib/subscribers/list-subscribers-page";
 import type { SubscriberRecord } from "@/lib/subscribers/subscriber-record";
 import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { headers } from "next/headers";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { clientIp } from "@/lib/http/client-ip";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const STATUSES: SubscriberListStatus[] = ["active", "suspended", "locked"];
 
 // GET /console/subscribers - care and admin: find a subscriber by number (POST /console/subscribers/find, so the number
-// is in no URL), or list them by status (paged by MSISDN).
+// is in no URL), or list them by status (paged by MSISDN). Every page listed is audited (console_subscribers_list:
+// the status filter, how many rows were shown, whether it was a later page), so bulk reads leave a trace.
 export default async function SubscribersPage({ searchParams }: Props) {
-  const { csrfToken, t } = await consolePage("care");
+  const { staff, csrfToken, t } = await consolePage("care");
   const m = t(subscriberMessages);
-  const query = await searchParams;
+  const [query, h] = await Promise.all([searchParams, headers()]);
   const statusParam = queryParam(query, "status", 20);
   const status = (STATUSES as string[]).includes(statusParam) ? (statusParam as SubscriberListStatus) : undefined;
   const after = queryParam(query, "after", 100);
@@ -27,6 +31,9 @@ export default async function SubscribersPage({ searchParams }: Props) {
   const error = e === "bad" ? m.search.bad : e === "none" ? m.search.none : messageFor(m.errors, e);
   const { subscribers: rows, next } = await listSubscribersPage({ status,
     after: after || undefined, now });
+  // No cursor in the detail: it is a subscriber id, which the audit log keeps only as a pseudonym.
+  await recordAuditEvent({ type: "console_subscribers_list", outcome: "success", staffId: staff.id, ip: clientIp(h),
+    detail: { status: status ?? "any", rows: rows.length, later: after !== "" } });
   const pageLink = (cursor?: string) => {
     const p = new URLSearchParams();
     if (status) p.set("status", status);
