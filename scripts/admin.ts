@@ -346,10 +346,13 @@ clientGroup.command("rotate-secret <client_id>").description("issue a new client
 clientGroup.command("disable <client_id>")
   .description("disable a client: unknown to every endpoint, its tokens revoked (enable brings it back)")
   .action(act(async (clientId: string) => {
-    const { revokedTokens } = await disableClient({ clientId });
+    const { revokedTokens, alreadyDisabled } = await disableClient({ clientId });
     return {
-      json: { disabled: clientId, revoked_tokens: revokedTokens },
-      text: [`Client ${clientId} disabled; ${revokedTokens} token(s) revoked. Other instances refuse it within 30 s.`],
+      json: { disabled: clientId, already_disabled: alreadyDisabled, revoked_tokens: revokedTokens },
+      text: [alreadyDisabled
+        ? `Client ${clientId} was already disabled; ${revokedTokens} token(s) issued since revoked.`
+        : `Client ${clientId} disabled; ${revokedTokens} token(s) revoked. Other instances refuse it within 30 s: `
+          + "run this again after that to revoke what they issued meanwhile."],
     };
   }));
 

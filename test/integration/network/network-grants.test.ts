@@ -4,6 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT, decodeJwt } from "jose";
 import { createClient } from "@/lib/clients/create-client";
 import { randomToken, sha256 } from "@/lib/crypto";
 import { db } from "@/lib/db";
+import { rateLimitWindow } from "@/lib/security/hit-rate-limit";
 import { createTestSubscriber } from "../../support/fixtures";
 import { backchannelAuthenticate, createCibaClient, pollToken } from "../../support/ciba-support";
 import { mapRange } from "../../support/network-support";
@@ -107,10 +108,9 @@ describe("CIBA with login_hint=ipport", () => {
     const first = await backchannelAuthenticate(client, { scope: NV_SCOPE, login_hint: "ipport:198.51.103.9:1000" });
     expect(first.status).toBe(200);
     // The test server's limits are relaxed: fill this client's bucket for the number (nba-client-num) as its own
-    // silent approvals would (lib/security/hit-rate-limit.ts keys: name, hashed subject, window index).
-    const windowMs = 15 * 60 * 1000;
-    const index = Math.floor(Date.now() / windowMs);
-    const key = `nba-client-num:${sha256(`${client.id} msisdn:${subscriber.msisdn}`).slice(0, 32)}:${index}`;
+    // silent approvals would (lib/security/hit-rate-limit.ts keys: name, keyed hash of the subject, window index).
+    const { key } = rateLimitWindow({ name: "nba-client-num", limit: 0, windowSeconds: 15 * 60 },
+      `${client.id} msisdn:${subscriber.msisdn}`, Date.now());
     await db.rateLimit.update({ where: { key }, data: { count: 1_000_000 } });
     const limited = await backchannelAuthenticate(client, { scope: NV_SCOPE, login_hint: "ipport:198.51.103.9:1001" });
     expect(limited.status).toBe(429);
