@@ -38,6 +38,11 @@ const ALG_BY_USE: Record<KeyUse, string> = { sig: SIGNING_ALG, enc: "RSA1_5" };
 
 /** Creates a 2048-bit RSA key pair, private part encrypted at rest. */
 export async function createKey({ use, status }: { use: KeyUse; status: "next" | "active" }) {
+  return db.key.create({ data: await newKeyRow({ use, status }) }); // the caller invalidates the cache (rotateKeys), or is the loader itself
+}
+
+/** A new key pair as the row that stores it (the private key sealed), not yet inserted: rotateKeys inserts it in its transaction. */
+export async function newKeyRow({ use, status }: { use: KeyUse; status: "next" | "active" }) {
   const { publicKey, privateKey } = await generateKeyPair("RS256", { modulusLength: 2048, extractable: true });
   const kid = randomToken(12);
   const alg = ALG_BY_USE[use];
@@ -45,15 +50,12 @@ export async function createKey({ use, status }: { use: KeyUse; status: "next" |
   // JWEs (RSA-OAEP-256), so pinning one algorithm in the JWK would mislead clients.
   const publicJwk = { ...(await exportJWK(publicKey)), kid, use, ...(use === "sig" ? { alg } : {}) };
   const privateJwk = await exportJWK(privateKey);
-  const row = await db.key.create({
-    data: {
-      kid, use, alg, status,
-      publicJwk: JSON.stringify(publicJwk),
-      privateJwkEnc: encryptAtRest(JSON.stringify(privateJwk), config().KEY_ENCRYPTION_SECRET),
-      activatedAt: status === "active" ? new Date() : null,
-    },
-  });
-  return row; // the caller invalidates the cache (rotateKeys), or is the loader itself
+  return {
+    kid, use, alg, status,
+    publicJwk: JSON.stringify(publicJwk),
+    privateJwkEnc: encryptAtRest(JSON.stringify(privateJwk), config().KEY_ENCRYPTION_SECRET),
+    activatedAt: status === "active" ? new Date() : null,
+  };
 }
 
 function findPublished(now: Date) {

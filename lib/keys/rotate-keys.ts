@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { AdminError } from "../admin/admin-error";
 import { config } from "../config";
-import { createKey, invalidateKeyCache, type KeyUse } from "./key-store";
+import { createKey, invalidateKeyCache, newKeyRow, type KeyUse } from "./key-store";
 
 /** Thrown inside the rotation's transaction to roll it back when another rotation got there first. */
 class RotationLost extends Error {}
@@ -15,7 +15,9 @@ class RotationLost extends Error {}
  *
  * Atomic: the activation is conditional on the chosen key still being `next` and the retirement on the active
  * key(s) read before still being `active`, each in one transaction; of parallel rotations (a double click) exactly
- * one succeeds, and the others are refused (AdminError) with nothing changed. Only the winner publishes a new `next`.
+ * one succeeds, and the others are refused (AdminError) with nothing changed. Only the winner publishes a new `next`,
+ * in the same transaction: there is never a moment without a `next` key, which a rotation just after would
+ * otherwise create and activate at once (past the `minNextAgeMs` guard, unpublished elsewhere).
  */
 export async function rotateKeys({ use, minNextAgeMs }: { use: KeyUse; minNextAgeMs?: number }) {
   const [found, active] = await Promise.all([
@@ -29,6 +31,7 @@ export async function rotateKeys({ use, minNextAgeMs }: { use: KeyUse; minNextAg
   const next = found ?? (await createKey({ use, status: "next" }));
   const activeKids = active.map((k) => k.kid).filter((kid) => kid !== next.kid);
   const keepSeconds = config().ACCESS_TOKEN_TTL + 120;
+  const upcoming = await newKeyRow({ use, status: "next" }); // key generation outside the transaction
   const now = new Date();
   let retired: number;
   try {
@@ -42,6 +45,7 @@ export async function rotateKeys({ use, minNextAgeMs }: { use: KeyUse; minNextAg
         data: { status: "retired", retiredAt: now, removeAfter: new Date(now.getTime() + keepSeconds * 1000) },
       });
       if (count !== activeKids.length) throw new RotationLost();
+      await tx.key.create({ data: upcoming, select: { kid: true } });
       return count;
     });
   } catch (err) {
@@ -50,7 +54,6 @@ export async function rotateKeys({ use, minNextAgeMs }: { use: KeyUse; minNextAg
     }
     throw err;
   }
-  const upcoming = await createKey({ use, status: "next" });
   invalidateKeyCache();
   return { activated: next.kid, retired, next: upcoming.kid };
 }
