@@ -39,3 +39,21 @@ export function Notice({ done, error }: { done?: string | null; error?: string |
   if (done) return <p role="status" className="rounded border border-green-700 bg-green-50 p-2 text-green-900">{done}</p>;
   return null;
 }
+
+/**
+ * A data table of the console: the caption (for screen readers), one header cell per column (`scope="col"`)
+ * and the rows given as children (`<tr>`s, each starting with its `<th scope="row">` where a row has a name).
+ */
+export function ConsoleTable({ caption, columns, children }: {
+  caption?: string; columns: readonly React.ReactNode[]; children: React.ReactNode;
+}) {
+  return (
+    <table className={ui.table}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead>
+        <tr>{columns.map((c, i) => <th key={i} scope="col" className={ui.th}>{c}</th>)}</tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

@@ -1,7 +1,7 @@
 import { scaleLinear, scaleTime } from "d3-scale";
 import { line } from "d3-shape";
 import type { ChartData } from "@/lib/metrics/dashboard-series";
-import { ui } from "./console-ui";
+import { ui, ConsoleTable } from "./console-ui";
 
 /** Line colours: each at least 3:1 against white (WCAG 1.4.11), told apart also by the legend's order and dashes. */
 const COLOURS = ["#1e40af", "#991b1b", "#166534", "#92400e", "#6b21a8", "#334155", "#0f766e", "#9d174d"];
@@ -73,23 +73,14 @@ export function MetricsChart({ id, title, desc, unit, data, texts }: {
       ) : <p className={ui.muted}>{texts.nothing}</p>}
       <details>
         <summary className="cursor-pointer">{texts.dataTable}: {title}</summary>
-        <table className={ui.table}>
-          <caption className="sr-only">{title} ({unit})</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={ui.th}>{texts.time}</th>
-              {data.series.map((s) => <th key={s.name} scope="col" className={ui.th}>{s.name}</th>)}
+        <ConsoleTable caption={`${title} (${unit})`} columns={[texts.time, ...data.series.map((s) => s.name)]}>
+          {data.times.map((t, k) => (
+            <tr key={t}>
+              <th scope="row" className={ui.td}>{hhmm(t)}</th>
+              {data.series.map((s) => <td key={s.name} className={ui.td}>{s.values[k] ?? texts.noData}</td>)}
             </tr>
-          </thead>
-          <tbody>
-            {data.times.map((t, k) => (
-              <tr key={t}>
-                <th scope="row" className={ui.td}>{hhmm(t)}</th>
-                {data.series.map((s) => <td key={s.name} className={ui.td}>{s.values[k] ?? texts.noData}</td>)}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ConsoleTable>
       </details>
     </section>
   );

@@ -6,7 +6,7 @@ import { staffUsernames } from "@/lib/console/audit/staff-usernames";
 import { consoleTime } from "@/lib/console/audit/console-time";
 import { queryParam } from "@/lib/console/subscribers/query-param";
 import { listAuditEvents, type AuditEventView } from "@/lib/audit/list-audit-events";
-import { Notice, ui } from "@/components/console/console-ui";
+import { Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -72,42 +72,29 @@ export default async function AuditPage({ searchParams }: Props) {
       </form>
       {events.length === 0 ? <p>{m.empty}</p> : (
         <div className="overflow-x-auto">
-          <table className={ui.table}>
-            <caption className="sr-only">{m.table.caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{m.table.at}</th>
-                <th scope="col" className={ui.th}>{m.table.type}</th>
-                <th scope="col" className={ui.th}>{m.table.outcome}</th>
-                <th scope="col" className={ui.th}>{m.table.subscriber}</th>
-                <th scope="col" className={ui.th}>{m.table.client}</th>
-                <th scope="col" className={ui.th}>{m.table.staff}</th>
-                <th scope="col" className={ui.th}>{m.table.ip}</th>
-                <th scope="col" className={ui.th}>{m.table.detail}</th>
+          <ConsoleTable caption={m.table.caption}
+            columns={[m.table.at, m.table.type, m.table.outcome, m.table.subscriber, m.table.client, m.table.staff,
+              m.table.ip, m.table.detail]}>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <th scope="row" className={`${ui.td} whitespace-nowrap`}>{consoleTime(e.at)}</th>
+                <td className={ui.td}><code>{e.type}</code></td>
+                <td className={ui.td}>{m.outcomes[e.outcome] ?? e.outcome}</td>
+                <td className={ui.td}>
+                  {e.subscriberRef && (
+                    <Link prefetch={false} className={ui.link} title={e.subscriberRef}
+                      href={`/console/audit?subscriber=${encodeURIComponent(e.subscriberRef)}`}>
+                      <code>{e.subscriberRef.slice(0, 12)}</code>
+                    </Link>
+                  )}
+                </td>
+                <td className={ui.td}>{e.clientId ?? ""}</td>
+                <td className={ui.td}>{e.staffId ? staff.get(e.staffId) ?? m.table.unknownStaff : ""}</td>
+                <td className={ui.td}>{e.ip ?? ""}</td>
+                <td className={`${ui.td} break-all`}>{e.detail ? <code>{JSON.stringify(e.detail)}</code> : ""}</td>
               </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id}>
-                  <th scope="row" className={`${ui.td} whitespace-nowrap`}>{consoleTime(e.at)}</th>
-                  <td className={ui.td}><code>{e.type}</code></td>
-                  <td className={ui.td}>{m.outcomes[e.outcome] ?? e.outcome}</td>
-                  <td className={ui.td}>
-                    {e.subscriberRef && (
-                      <Link prefetch={false} className={ui.link} title={e.subscriberRef}
-                        href={`/console/audit?subscriber=${encodeURIComponent(e.subscriberRef)}`}>
-                        <code>{e.subscriberRef.slice(0, 12)}</code>
-                      </Link>
-                    )}
-                  </td>
-                  <td className={ui.td}>{e.clientId ?? ""}</td>
-                  <td className={ui.td}>{e.staffId ? staff.get(e.staffId) ?? m.table.unknownStaff : ""}</td>
-                  <td className={ui.td}>{e.ip ?? ""}</td>
-                  <td className={`${ui.td} break-all`}>{e.detail ? <code>{JSON.stringify(e.detail)}</code> : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         </div>
       )}
       {(q.before || next) && (

@@ -3,7 +3,7 @@ import { consolePage } from "@/lib/console/console-page";
 import { clientsMessages } from "@/lib/console/messages/clients";
 import { roleAllows } from "@/lib/console/roles";
 import { listClients } from "@/lib/clients/list-clients";
-import { ConsoleForm, ui } from "@/components/console/console-ui";
+import { ConsoleForm, ui, ConsoleTable } from "@/components/console/console-ui";
 import { ClientFields } from "@/components/console/clients-form";
 
 // GET /console/clients - every registered client (all roles); administrators also register one here.
@@ -16,31 +16,20 @@ export default async function ConsoleClients() {
       <h1 className={ui.h1}>{m.title}</h1>
       <p>{m.intro}</p>
       {clients.length === 0 ? <p>{m.empty}</p> : (
-        <table className={ui.table}>
-          <caption className="sr-only">{m.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={ui.th}>{m.columns.id}</th>
-              <th scope="col" className={ui.th}>{m.columns.name}</th>
-              <th scope="col" className={ui.th}>{m.columns.profile}</th>
-              <th scope="col" className={ui.th}>{m.columns.type}</th>
-              <th scope="col" className={ui.th}>{m.columns.state}</th>
+        <ConsoleTable caption={m.caption}
+          columns={[m.columns.id, m.columns.name, m.columns.profile, m.columns.type, m.columns.state]}>
+          {clients.map((c) => (
+            <tr key={c.id}>
+              <th scope="row" className={`${ui.td} font-mono font-normal`}>
+                <Link className={ui.link} href={`/console/clients/${encodeURIComponent(c.id)}`}>{c.id}</Link>
+              </th>
+              <td className={ui.td}>{c.name}</td>
+              <td className={ui.td}>{c.profile}</td>
+              <td className={ui.td}>{m.type[c.isPublic ? "public" : "confidential"]}</td>
+              <td className={ui.td}>{m.state[c.status === "disabled" ? "disabled" : "enabled"]}</td>
             </tr>
-          </thead>
-          <tbody>
-            {clients.map((c) => (
-              <tr key={c.id}>
-                <th scope="row" className={`${ui.td} font-mono font-normal`}>
-                  <Link className={ui.link} href={`/console/clients/${encodeURIComponent(c.id)}`}>{c.id}</Link>
-                </th>
-                <td className={ui.td}>{c.name}</td>
-                <td className={ui.td}>{c.profile}</td>
-                <td className={ui.td}>{m.type[c.isPublic ? "public" : "confidential"]}</td>
-                <td className={ui.td}>{m.state[c.status === "disabled" ? "disabled" : "enabled"]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ConsoleTable>
       )}
       {roleAllows(staff.role, "admin") && (
         <section className={ui.section} aria-labelledby="create-client">

@@ -4,7 +4,7 @@ import { keysMessages } from "@/lib/console/messages/keys";
 import { roleAllows } from "@/lib/console/roles";
 import { listKeys } from "@/lib/keys/list-keys";
 import { getKeys } from "@/lib/keys/key-store";
-import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -34,43 +34,36 @@ export default async function ConsoleKeys({ searchParams }: Props) {
             <h2 id={`use-${use}`} className={ui.h2}>{m.uses[use]}</h2>
             {mine.length === 0 ? <p>{m.empty}</p> : (
               <div className="overflow-x-auto">
-                <table className={ui.table}>
-                  <caption className="sr-only">{m.caption(use)}</caption>
-                  <thead>
-                    <tr>
-                      {[c.kid, c.alg, c.status, c.created, c.activated, c.retired, c.removeAfter, c.published,
-                        ...(admin ? [c.actions] : [])].map((h) => <th key={h} scope="col" className={ui.th}>{h}</th>)}
+                <ConsoleTable caption={m.caption(use)}
+                  columns={[c.kid, c.alg, c.status, c.created, c.activated, c.retired, c.removeAfter, c.published,
+                    ...(admin ? [c.actions] : [])]}>
+                  {mine.map((k) => (
+                    <tr key={k.kid}>
+                      <th scope="row" className={`${ui.td} font-mono font-normal`}>{k.kid}</th>
+                      <td className={ui.td}>{k.alg}</td>
+                      <td className={ui.td}>{m.status[k.status] ?? k.status}</td>
+                      <td className={ui.td}>{when(k.createdAt)}</td>
+                      <td className={ui.td}>{when(k.activatedAt)}</td>
+                      <td className={ui.td}>{when(k.retiredAt)}</td>
+                      <td className={ui.td}>{when(k.removeAfter)}</td>
+                      <td className={ui.td}>{k.published ? m.yes : m.no}</td>
+                      {admin && (
+                        <td className={ui.td}>
+                          {k.status === "retired" && k.published && (
+                            <ConsoleForm action="/console/keys/unpublish" csrfToken={csrfToken} className="space-y-1">
+                              <input type="hidden" name="kid" value={k.kid} />
+                              <div>
+                                <input type="checkbox" id={`confirm-${k.kid}`} name="confirm" value="yes" required />{" "}
+                                <label htmlFor={`confirm-${k.kid}`}>{m.unpublish.confirm(k.kid)}</label>
+                              </div>
+                              <button type="submit" className={ui.danger}>{m.unpublish.submit}</button>
+                            </ConsoleForm>
+                          )}
+                        </td>
+                      )}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {mine.map((k) => (
-                      <tr key={k.kid}>
-                        <th scope="row" className={`${ui.td} font-mono font-normal`}>{k.kid}</th>
-                        <td className={ui.td}>{k.alg}</td>
-                        <td className={ui.td}>{m.status[k.status] ?? k.status}</td>
-                        <td className={ui.td}>{when(k.createdAt)}</td>
-                        <td className={ui.td}>{when(k.activatedAt)}</td>
-                        <td className={ui.td}>{when(k.retiredAt)}</td>
-                        <td className={ui.td}>{when(k.removeAfter)}</td>
-                        <td className={ui.td}>{k.published ? m.yes : m.no}</td>
-                        {admin && (
-                          <td className={ui.td}>
-                            {k.status === "retired" && k.published && (
-                              <ConsoleForm action="/console/keys/unpublish" csrfToken={csrfToken} className="space-y-1">
-                                <input type="hidden" name="kid" value={k.kid} />
-                                <div>
-                                  <input type="checkbox" id={`confirm-${k.kid}`} name="confirm" value="yes" required />{" "}
-                                  <label htmlFor={`confirm-${k.kid}`}>{m.unpublish.confirm(k.kid)}</label>
-                                </div>
-                                <button type="submit" className={ui.danger}>{m.unpublish.submit}</button>
-                              </ConsoleForm>
-                            )}
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </ConsoleTable>
               </div>
             )}
             {admin && (

@@ -7,7 +7,7 @@ import { listLockedAccounts } from "@/lib/console/limits/list-locked-accounts";
 import { consoleTime } from "@/lib/console/audit/console-time";
 import { queryParam } from "@/lib/console/subscribers/query-param";
 import { roleAllows } from "@/lib/console/roles";
-import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -33,43 +33,31 @@ export default async function LimitsPage({ searchParams }: Props) {
         <h2 id="throttled" className={ui.h2}>{m.throttled.heading}</h2>
         {counters.length === 0 ? <p>{m.throttled.none}</p> : (
           <div className="overflow-x-auto">
-            <table className={ui.table}>
-              <caption className="sr-only">{m.throttled.caption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={ui.th}>{m.throttled.limit}</th>
-                  <th scope="col" className={ui.th}>{m.throttled.per}</th>
-                  <th scope="col" className={ui.th}>{m.throttled.subject}</th>
-                  <th scope="col" className={ui.th}>{m.throttled.count}</th>
-                  <th scope="col" className={ui.th}>{m.throttled.since}</th>
-                  <th scope="col" className={ui.th}>{m.throttled.until}</th>
-                  {admin && <th scope="col" className={ui.th}>{m.throttled.action}</th>}
+            <ConsoleTable caption={m.throttled.caption}
+              columns={[m.throttled.limit, m.throttled.per, m.throttled.subject, m.throttled.count, m.throttled.since,
+                m.throttled.until, ...(admin ? [m.throttled.action] : [])]}>
+              {counters.map((c) => (
+                <tr key={c.key}>
+                  <th scope="row" className={ui.td}>
+                    {m.names[c.limit.name] ?? c.limit.name} <code>{c.limit.name}</code>
+                  </th>
+                  <td className={ui.td}>{m.subjects[c.limit.subject] ?? c.limit.subject}</td>
+                  <td className={ui.td}><code>{c.subjectHash}</code></td>
+                  <td className={ui.td}>{c.count} / {c.limit.limit}</td>
+                  <td className={ui.td}>{consoleTime(c.windowStart)}</td>
+                  <td className={ui.td}>{consoleTime(c.until)}</td>
+                  {admin && (
+                    <td className={ui.td}>
+                      <ConsoleForm action="/console/limits/lift" csrfToken={csrfToken}>
+                        <input type="hidden" name="key" value={c.key} />
+                        <button type="submit" className={ui.secondary}
+                          aria-label={m.throttled.liftLabel(c.limit.name, c.subjectHash)}>{m.throttled.lift}</button>
+                      </ConsoleForm>
+                    </td>
+                  )}
                 </tr>
-              </thead>
-              <tbody>
-                {counters.map((c) => (
-                  <tr key={c.key}>
-                    <th scope="row" className={ui.td}>
-                      {m.names[c.limit.name] ?? c.limit.name} <code>{c.limit.name}</code>
-                    </th>
-                    <td className={ui.td}>{m.subjects[c.limit.subject] ?? c.limit.subject}</td>
-                    <td className={ui.td}><code>{c.subjectHash}</code></td>
-                    <td className={ui.td}>{c.count} / {c.limit.limit}</td>
-                    <td className={ui.td}>{consoleTime(c.windowStart)}</td>
-                    <td className={ui.td}>{consoleTime(c.until)}</td>
-                    {admin && (
-                      <td className={ui.td}>
-                        <ConsoleForm action="/console/limits/lift" csrfToken={csrfToken}>
-                          <input type="hidden" name="key" value={c.key} />
-                          <button type="submit" className={ui.secondary}
-                            aria-label={m.throttled.liftLabel(c.limit.name, c.subjectHash)}>{m.throttled.lift}</button>
-                        </ConsoleForm>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </ConsoleTable>
           </div>
         )}
         {more && <p>{m.throttled.more}</p>}
@@ -88,22 +76,14 @@ export default async function LimitsPage({ searchParams }: Props) {
         )}
         <h3 className="font-semibold">{m.locked.staff}</h3>
         {locked.staff.length === 0 ? <p>{m.locked.noStaff}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{m.locked.username}</th>
-                <th scope="col" className={ui.th}>{m.locked.until}</th>
+          <ConsoleTable columns={[m.locked.username, m.locked.until]}>
+            {locked.staff.map((s) => (
+              <tr key={s.username}>
+                <th scope="row" className={ui.td}>{s.username}</th>
+                <td className={ui.td}>{consoleTime(s.until)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {locked.staff.map((s) => (
-                <tr key={s.username}>
-                  <th scope="row" className={ui.td}>{s.username}</th>
-                  <td className={ui.td}>{consoleTime(s.until)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         )}
       </section>
     </div>

@@ -4,7 +4,7 @@ import { shellMessages } from "@/lib/console/messages/shell";
 import { staffMessages } from "@/lib/console/messages/staff";
 import { listStaff } from "@/lib/console/staff-accounts";
 import { STAFF_ROLES } from "@/lib/console/roles";
-import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -48,67 +48,56 @@ export default async function StaffPage({ searchParams }: { searchParams: Search
         </ConsoleForm>
       </section>
       {members.length === 0 ? <p>{m.list.empty}</p> : (
-        <table className={ui.table}>
-          <caption className="sr-only">{m.list.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={ui.th}>{m.list.username}</th>
-              <th scope="col" className={ui.th}>{m.list.role}</th>
-              <th scope="col" className={ui.th}>{m.list.status}</th>
-              <th scope="col" className={ui.th}>{m.list.lockedUntil}</th>
-              <th scope="col" className={ui.th}>{m.list.lastSignIn}</th>
-              <th scope="col" className={ui.th}>{m.list.actions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((s) => {
-              const self = s.username === me.username;
-              const roleId = `role-${s.id}`;
-              return (
-                <tr key={s.id}>
-                  <th scope="row" className={ui.td}>{s.username} {self && <span className={ui.muted}>{m.list.you}</span>}</th>
-                  <td className={ui.td}>{roles[s.role] ?? s.role}</td>
-                  <td className={ui.td}>{s.disabled ? m.list.disabled : m.list.enabled}</td>
-                  <td className={ui.td}>{s.lockedUntil && s.lockedUntil > now ? when(s.lockedUntil) : m.list.none}</td>
-                  <td className={ui.td}>{when(s.lastSignInAt) ?? m.list.never}</td>
-                  <td className={`${ui.td} space-y-2`}>
-                    <ConsoleForm action="/console/staff/role" csrfToken={csrfToken} className="flex flex-wrap items-end gap-2">
+        <ConsoleTable caption={m.list.caption}
+          columns={[m.list.username, m.list.role, m.list.status, m.list.lockedUntil, m.list.lastSignIn,
+            m.list.actions]}>
+          {members.map((s) => {
+            const self = s.username === me.username;
+            const roleId = `role-${s.id}`;
+            return (
+              <tr key={s.id}>
+                <th scope="row" className={ui.td}>{s.username} {self && <span className={ui.muted}>{m.list.you}</span>}</th>
+                <td className={ui.td}>{roles[s.role] ?? s.role}</td>
+                <td className={ui.td}>{s.disabled ? m.list.disabled : m.list.enabled}</td>
+                <td className={ui.td}>{s.lockedUntil && s.lockedUntil > now ? when(s.lockedUntil) : m.list.none}</td>
+                <td className={ui.td}>{when(s.lastSignInAt) ?? m.list.never}</td>
+                <td className={`${ui.td} space-y-2`}>
+                  <ConsoleForm action="/console/staff/role" csrfToken={csrfToken} className="flex flex-wrap items-end gap-2">
+                    <input type="hidden" name="username" value={s.username} />
+                    <label htmlFor={roleId} className="sr-only">{m.roleChange.label(s.username)}</label>
+                    <select id={roleId} name="role" defaultValue={s.role} className={ui.input}>
+                      {STAFF_ROLES.map((r) => <option key={r} value={r}>{roles[r]}</option>)}
+                    </select>
+                    <button type="submit" className={ui.secondary} aria-label={`${m.roleChange.submit}: ${s.username}`}>
+                      {m.roleChange.submit}
+                    </button>
+                  </ConsoleForm>
+                  <div className="flex flex-wrap gap-2">
+                    <ConsoleForm action={`/console/staff/${s.disabled ? "enable" : "disable"}`} csrfToken={csrfToken}>
                       <input type="hidden" name="username" value={s.username} />
-                      <label htmlFor={roleId} className="sr-only">{m.roleChange.label(s.username)}</label>
-                      <select id={roleId} name="role" defaultValue={s.role} className={ui.input}>
-                        {STAFF_ROLES.map((r) => <option key={r} value={r}>{roles[r]}</option>)}
-                      </select>
-                      <button type="submit" className={ui.secondary} aria-label={`${m.roleChange.submit}: ${s.username}`}>
-                        {m.roleChange.submit}
+                      <button type="submit" className={s.disabled ? ui.secondary : ui.danger}
+                        aria-label={`${s.disabled ? m.enable.submit : m.disable.submit}: ${s.username}`}>
+                        {s.disabled ? m.enable.submit : m.disable.submit}
                       </button>
                     </ConsoleForm>
-                    <div className="flex flex-wrap gap-2">
-                      <ConsoleForm action={`/console/staff/${s.disabled ? "enable" : "disable"}`} csrfToken={csrfToken}>
+                    {!s.disabled && s.lockedUntil && s.lockedUntil > now && (
+                      <ConsoleForm action="/console/staff/enable" csrfToken={csrfToken}>
                         <input type="hidden" name="username" value={s.username} />
-                        <button type="submit" className={s.disabled ? ui.secondary : ui.danger}
-                          aria-label={`${s.disabled ? m.enable.submit : m.disable.submit}: ${s.username}`}>
-                          {s.disabled ? m.enable.submit : m.disable.submit}
-                        </button>
+                        <button type="submit" className={ui.secondary} aria-label={`${m.unlock}: ${s.username}`}>{m.unlock}</button>
                       </ConsoleForm>
-                      {!s.disabled && s.lockedUntil && s.lockedUntil > now && (
-                        <ConsoleForm action="/console/staff/enable" csrfToken={csrfToken}>
-                          <input type="hidden" name="username" value={s.username} />
-                          <button type="submit" className={ui.secondary} aria-label={`${m.unlock}: ${s.username}`}>{m.unlock}</button>
-                        </ConsoleForm>
-                      )}
-                      <ConsoleForm action="/console/staff/reset" csrfToken={csrfToken}>
-                        <input type="hidden" name="username" value={s.username} />
-                        <button type="submit" className={ui.secondary} aria-label={`${m.reset.submit}: ${s.username}`}>
-                          {m.reset.submit}
-                        </button>
-                      </ConsoleForm>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    )}
+                    <ConsoleForm action="/console/staff/reset" csrfToken={csrfToken}>
+                      <input type="hidden" name="username" value={s.username} />
+                      <button type="submit" className={ui.secondary} aria-label={`${m.reset.submit}: ${s.username}`}>
+                        {m.reset.submit}
+                      </button>
+                    </ConsoleForm>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </ConsoleTable>
       )}
     </div>
   );

@@ -6,7 +6,7 @@ import { queryParam } from "@/lib/console/subscribers/query-param";
 import { consoleTime } from "@/lib/console/audit/console-time";
 import { listSubscribersPage, type SubscriberListStatus } from "@/lib/subscribers/list-subscribers-page";
 import type { SubscriberRecord } from "@/lib/subscribers/subscriber-record";
-import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 import { headers } from "next/headers";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { clientIp } from "@/lib/http/client-ip";
@@ -71,35 +71,24 @@ export default async function SubscribersPage({ searchParams }: Props) {
         <button type="submit" className={ui.button}>{m.list.submit}</button>
       </form>
       {rows.length === 0 ? <p>{m.list.empty}</p> : (
-        <table className={ui.table}>
-          <caption className="sr-only">{m.list.caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className={ui.th}>{m.list.number}</th>
-              <th scope="col" className={ui.th}>{m.list.name}</th>
-              <th scope="col" className={ui.th}>{m.list.state}</th>
-              <th scope="col" className={ui.th}>{m.list.lock}</th>
-              <th scope="col" className={ui.th}>{m.list.created}</th>
+        <ConsoleTable caption={m.list.caption}
+          columns={[m.list.number, m.list.name, m.list.state, m.list.lock, m.list.created]}>
+          {rows.map((s) => (
+            <tr key={s.id}>
+              <th scope="row" className={ui.td}>
+                <Link prefetch={false} className={ui.link} href={`/console/subscribers/${encodeURIComponent(s.id)}`}>
+                  {`+${s.msisdn}`}
+                </Link>
+              </th>
+              <td className={ui.td}>{name(s)}</td>
+              <td className={ui.td}>{m.status[s.status] ?? s.status}</td>
+              <td className={ui.td}>
+                {s.lockedUntil && s.lockedUntil > now ? m.pinLocked(consoleTime(s.lockedUntil)) : m.pinOk}
+              </td>
+              <td className={ui.td}>{consoleTime(s.createdAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.id}>
-                <th scope="row" className={ui.td}>
-                  <Link prefetch={false} className={ui.link} href={`/console/subscribers/${encodeURIComponent(s.id)}`}>
-                    {`+${s.msisdn}`}
-                  </Link>
-                </th>
-                <td className={ui.td}>{name(s)}</td>
-                <td className={ui.td}>{m.status[s.status] ?? s.status}</td>
-                <td className={ui.td}>
-                  {s.lockedUntil && s.lockedUntil > now ? m.pinLocked(consoleTime(s.lockedUntil)) : m.pinOk}
-                </td>
-                <td className={ui.td}>{consoleTime(s.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ConsoleTable>
       )}
       {(after || next) && (
         <nav aria-label={m.list.caption} className="flex gap-4">

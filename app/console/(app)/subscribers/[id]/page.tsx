@@ -9,7 +9,7 @@ import { queryParam } from "@/lib/console/subscribers/query-param";
 import { consoleTime } from "@/lib/console/audit/console-time";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { clientIp } from "@/lib/http/client-ip";
-import { ConsoleForm, Notice, ui } from "@/components/console/console-ui";
+import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -82,106 +82,72 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
       <section className={ui.section} aria-labelledby="attributes">
         <h2 id="attributes" className={ui.h2}>{o.attributes}</h2>
         {Object.keys(s.attributes).length === 0 ? <p>{o.noAttributes}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr><th scope="col" className={ui.th}>{o.attribute}</th><th scope="col" className={ui.th}>{o.value}</th></tr>
-            </thead>
-            <tbody>
-              {Object.entries(s.attributes).map(([k, v]) => (
-                <tr key={k}>
-                  <th scope="row" className={ui.td}><code>{k}</code></th>
-                  <td className={ui.td}>{typeof v === "boolean" ? (v ? o.yes : o.no) : v}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ConsoleTable columns={[o.attribute, o.value]}>
+            {Object.entries(s.attributes).map(([k, v]) => (
+              <tr key={k}>
+                <th scope="row" className={ui.td}><code>{k}</code></th>
+                <td className={ui.td}>{typeof v === "boolean" ? (v ? o.yes : o.no) : v}</td>
+              </tr>
+            ))}
+          </ConsoleTable>
         )}
       </section>
 
       <section className={ui.section} aria-labelledby="handsets">
         <h2 id="handsets" className={ui.h2}>{o.handsets}</h2>
         {devices.length === 0 ? <p>{o.noHandsets}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{o.handset}</th>
-                <th scope="col" className={ui.th}>{o.enrolled}</th>
-                <th scope="col" className={ui.th}>{o.lastSeen}</th>
-                <th scope="col" className={ui.th}>{o.handsetState}</th>
+          <ConsoleTable columns={[o.handset, o.enrolled, o.lastSeen, o.handsetState]}>
+            {devices.map((d) => (
+              <tr key={d.id}>
+                <th scope="row" className={ui.td}>{d.name}</th>
+                <td className={ui.td}>{consoleTime(d.createdAt)}</td>
+                <td className={ui.td}>{d.lastSeenAt ? consoleTime(d.lastSeenAt) : o.never}</td>
+                <td className={ui.td}>
+                  {d.revokedAt ? o.removed(consoleTime(d.revokedAt)) : (
+                    <ConsoleForm action="/console/subscribers/revoke" csrfToken={csrfToken}>
+                      {hidden}
+                      <input type="hidden" name="device" value={d.id} />
+                      <span className="mr-2">{o.inUse}</span>
+                      <button type="submit" className={ui.secondary}>{o.removeHandset(d.name)}</button>
+                    </ConsoleForm>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {devices.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row" className={ui.td}>{d.name}</th>
-                  <td className={ui.td}>{consoleTime(d.createdAt)}</td>
-                  <td className={ui.td}>{d.lastSeenAt ? consoleTime(d.lastSeenAt) : o.never}</td>
-                  <td className={ui.td}>
-                    {d.revokedAt ? o.removed(consoleTime(d.revokedAt)) : (
-                      <ConsoleForm action="/console/subscribers/revoke" csrfToken={csrfToken}>
-                        {hidden}
-                        <input type="hidden" name="device" value={d.id} />
-                        <span className="mr-2">{o.inUse}</span>
-                        <button type="submit" className={ui.secondary}>{o.removeHandset(d.name)}</button>
-                      </ConsoleForm>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         )}
       </section>
 
       <section className={ui.section} aria-labelledby="consents">
         <h2 id="consents" className={ui.h2}>{o.consents}</h2>
         {consents.length === 0 ? <p>{o.noConsents}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{o.app}</th>
-                <th scope="col" className={ui.th}>{o.scopes}</th>
-                <th scope="col" className={ui.th}>{o.since}</th>
+          <ConsoleTable columns={[o.app, o.scopes, o.since]}>
+            {consents.map((g) => (
+              <tr key={g.clientId}>
+                <th scope="row" className={ui.td}>
+                  {clientNames.get(g.clientId) ?? o.unknownApp} <code>{g.clientId}</code>
+                </th>
+                <td className={ui.td}>{g.scopes.join(" ")}</td>
+                <td className={ui.td}>{consoleTime(g.createdAt)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {consents.map((g) => (
-                <tr key={g.clientId}>
-                  <th scope="row" className={ui.td}>
-                    {clientNames.get(g.clientId) ?? o.unknownApp} <code>{g.clientId}</code>
-                  </th>
-                  <td className={ui.td}>{g.scopes.join(" ")}</td>
-                  <td className={ui.td}>{consoleTime(g.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         )}
       </section>
 
       <section className={ui.section} aria-labelledby="sign-ins">
         <h2 id="sign-ins" className={ui.h2}>{o.signIns}</h2>
         {signIns.length === 0 ? <p>{o.noSignIns}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{o.at}</th>
-                <th scope="col" className={ui.th}>{o.app}</th>
-                <th scope="col" className={ui.th}>{o.level}</th>
-                <th scope="col" className={ui.th}>{o.method}</th>
+          <ConsoleTable columns={[o.at, o.app, o.level, o.method]}>
+            {signIns.map((x, i) => (
+              <tr key={i}>
+                <th scope="row" className={ui.td}>{consoleTime(x.at)}</th>
+                <td className={ui.td}>{app(x.clientId)}</td>
+                <td className={ui.td}>{x.acr ?? ""}</td>
+                <td className={ui.td}>{x.method ?? ""}</td>
               </tr>
-            </thead>
-            <tbody>
-              {signIns.map((x, i) => (
-                <tr key={i}>
-                  <th scope="row" className={ui.td}>{consoleTime(x.at)}</th>
-                  <td className={ui.td}>{app(x.clientId)}</td>
-                  <td className={ui.td}>{x.acr ?? ""}</td>
-                  <td className={ui.td}>{x.method ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         )}
       </section>
 
@@ -193,28 +159,17 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
             href={`/console/audit?subscriber=${encodeURIComponent(view.subscriberRef)}`}>{o.allEvents}</Link>
         </p>
         {events.length === 0 ? <p>{o.noEvents}</p> : (
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th scope="col" className={ui.th}>{o.at}</th>
-                <th scope="col" className={ui.th}>{o.type}</th>
-                <th scope="col" className={ui.th}>{o.outcome}</th>
-                <th scope="col" className={ui.th}>{o.client}</th>
-                <th scope="col" className={ui.th}>{o.staff}</th>
+          <ConsoleTable columns={[o.at, o.type, o.outcome, o.client, o.staff]}>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <th scope="row" className={ui.td}>{consoleTime(e.at)}</th>
+                <td className={ui.td}><code>{e.type}</code></td>
+                <td className={ui.td}>{e.outcome}</td>
+                <td className={ui.td}>{app(e.clientId)}</td>
+                <td className={ui.td}>{e.staffId ? staffNames.get(e.staffId) ?? "?" : ""}</td>
               </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id}>
-                  <th scope="row" className={ui.td}>{consoleTime(e.at)}</th>
-                  <td className={ui.td}><code>{e.type}</code></td>
-                  <td className={ui.td}>{e.outcome}</td>
-                  <td className={ui.td}>{app(e.clientId)}</td>
-                  <td className={ui.td}>{e.staffId ? staffNames.get(e.staffId) ?? "?" : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ConsoleTable>
         )}
       </section>
     </div>
