@@ -1,9 +1,9 @@
-import { existsSync, renameSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import type { PrismaClient } from "@prisma/client";
 import { isDatabaseUnavailable } from "@/lib/http/is-database-unavailable";
-import { startServer, type RunningServer } from "../support/server";
+import { moveDatabaseAway, startServer, type RunningServer } from "../support/server";
 import {
   authorizeCode, createFlowFixture, premiumInfo, prismaFor, tokenRequest, type FlowFixture,
 } from "./fault-support";
@@ -167,13 +167,7 @@ describe("the database file gone", () => {
     const code = await authorizeCode(server.baseUrl, f, f.cookies[0]!);
     const interaction = await pendingInteraction();
     await server.stop();
-    const moved: string[] = [];
-    for (const suffix of ["", "-wal", "-shm"]) {
-      if (existsSync(file + suffix)) {
-        renameSync(file + suffix, `${file}${suffix}.away`);
-        moved.push(suffix);
-      }
-    }
+    const putBack = moveDatabaseAway(file);
     try {
       server = await startServer({ name: "unavailable", databaseUrl: server.databaseUrl, waitHealthy: false,
         port: Number(new URL(server.baseUrl).port), env: { DATABASE_BUSY_TIMEOUT_MS: String(BUSY_MS), CODE_TTL: "600" } });
@@ -203,7 +197,7 @@ describe("the database file gone", () => {
       await expectUnavailablePage(await postMsisdn(interaction));
       expect(existsSync(file)).toBe(false); // not silently re-created empty
     } finally {
-      for (const suffix of moved) renameSync(`${file}${suffix}.away`, file + suffix);
+      putBack();
     }
     const pid = server.child.pid;
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import net from "node:net";
 import Database from "better-sqlite3";
 import path from "node:path";
@@ -117,4 +117,19 @@ export async function startServer(opts: {
   }
   await stop();
   throw new Error("server did not become healthy within 60 s");
+}
+
+/**
+ * Moves a SQLite database file (and its -wal and -shm beside it) out of the way, as a deleted or unmounted file
+ * would be; returns the function that puts them back. The fault and health tests' "database file gone".
+ */
+export function moveDatabaseAway(file: string): () => void {
+  const moved: string[] = [];
+  for (const suffix of ["", "-wal", "-shm"]) {
+    if (existsSync(file + suffix)) {
+      renameSync(file + suffix, `${file}${suffix}.away`);
+      moved.push(suffix);
+    }
+  }
+  return () => { for (const suffix of moved) renameSync(`${file}${suffix}.away`, file + suffix); };
 }

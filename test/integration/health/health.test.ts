@@ -1,7 +1,6 @@
-import { existsSync, renameSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { startServer, type RunningServer } from "@/test/support/server";
+import { moveDatabaseAway, startServer, type RunningServer } from "@/test/support/server";
 import { testingOnPostgres } from "@/test/support/postgres";
 import { createPrismaClient } from "@/lib/db";
 import { shippedMigrations } from "@/lib/health/readiness";
@@ -60,13 +59,7 @@ describe("a server whose database lacks a migration, then loses its file", () =>
 
   it.skipIf(testingOnPostgres())("ready is 503 when the database file is removed, and 200 when it is back", async () => {
     const file = server.databaseUrl.replace(/^file:/, "");
-    const moved: string[] = [];
-    for (const suffix of ["", "-wal", "-shm"]) {
-      if (existsSync(file + suffix)) {
-        renameSync(file + suffix, `${file}${suffix}.away`);
-        moved.push(suffix);
-      }
-    }
+    const putBack = moveDatabaseAway(file);
     try {
       const ready = await getJson(`${server.baseUrl}/api/health/ready`);
       expect(ready.status).toBe(503);
@@ -75,7 +68,7 @@ describe("a server whose database lacks a migration, then loses its file", () =>
         migrations: { status: "skipped" } } });
       expect((await getJson(`${server.baseUrl}/api/health/live`)).status).toBe(200);
     } finally {
-      for (const suffix of moved) renameSync(`${file}${suffix}.away`, file + suffix);
+      putBack();
     }
     expect((await getJson(`${server.baseUrl}/api/health/ready`)).status).toBe(200);
   });
