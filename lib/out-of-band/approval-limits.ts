@@ -11,9 +11,11 @@ import type { Limit } from "../security/limits";
  */
 const WINDOW = 15 * 60;
 /** Per requesting address, any number; the operator's carrier-NAT addresses (CARRIER_NAT_RANGES) front thousands. */
-export const approvalsPerIp = (ip: string): Limit => (isCarrierNat(ip)
-  ? { name: "oob-nat-ip", limit: config().APPROVAL_LIMIT_PER_NAT_IP, windowSeconds: WINDOW }
+export const approvalsPerIp = (ip: string): Limit => (isCarrierNat(ip) ? approvalsPerNatIp()
   : { name: "oob-ip", limit: config().APPROVAL_LIMIT_PER_IP, windowSeconds: WINDOW });
+/** approvalsPerIp of a carrier-NAT address (CARRIER_NAT_RANGES). */
+export const approvalsPerNatIp = (): Limit =>
+  ({ name: "oob-nat-ip", limit: config().APPROVAL_LIMIT_PER_NAT_IP, windowSeconds: WINDOW });
 export const approvalsPerIpAndNumber = (): Limit =>
   ({ name: "oob-ip-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });
 export const approvalsPerNumber = (): Limit =>
@@ -37,3 +39,16 @@ export const approvalsPerNumberFromDynamicClients = (): Limit =>
 /** CIBA: /bc-authorize calls per client, counted before the hint is resolved, whatever the outcome (enumeration). */
 export const backchannelRequestsPerClient = (): Limit =>
   ({ name: "ciba-client", limit: config().BACKCHANNEL_LIMIT_PER_CLIENT, windowSeconds: WINDOW });
+
+/**
+ * Silent approvals by the network (CIBA with an `ipport:` hint, lib/ciba/bc-authorize/create-backchannel-request.ts),
+ * in buckets of their own (docs/security.md): the out-of-band limits' values and 15-minute window, per client and
+ * number (APPROVAL_LIMIT_PER_IP_AND_NUMBER), per number (APPROVAL_LIMIT_PER_NUMBER) and per client
+ * (APPROVAL_LIMIT_PER_CLIENT).
+ */
+export const silentApprovalsPerClientAndNumber = (): Limit =>
+  ({ name: "nba-client-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: WINDOW });
+export const silentApprovalsPerNumber = (): Limit =>
+  ({ name: "nba-num", limit: config().APPROVAL_LIMIT_PER_NUMBER, windowSeconds: WINDOW });
+export const silentApprovalsPerClient = (): Limit =>
+  ({ name: "nba-client", limit: config().APPROVAL_LIMIT_PER_CLIENT, windowSeconds: WINDOW });

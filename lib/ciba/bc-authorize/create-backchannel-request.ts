@@ -19,7 +19,9 @@ import { needsApiConsent } from "../../api-consent/needs-api-consent";
 import { recordAuditEvent } from "../../audit/record-audit-event";
 import { isNetworkApiOnly } from "../../network-apis/camara-scopes";
 import { hitRateLimits } from "../../security/hit-rate-limit";
-import type { Limit } from "../../security/limits";
+import {
+  silentApprovalsPerClient, silentApprovalsPerClientAndNumber, silentApprovalsPerNumber,
+} from "../../out-of-band/approval-limits";
 import { recordSignIn } from "../../metrics/record";
 
 export interface CreatedBackchannelRequest {
@@ -108,19 +110,6 @@ export async function createBackchannelRequest({ client, subscriber, request, lo
   }
   return { authReqId: authReq.value, expiresIn: request.expiresIn, channel, delivered: active };
 }
-
-/**
- * Silent approvals by the network (CIBA with an `ipport:` hint), in buckets of their own (docs/security.md): the
- * out-of-band limits' values and 15-minute window, per client and number (APPROVAL_LIMIT_PER_IP_AND_NUMBER), per
- * number (APPROVAL_LIMIT_PER_NUMBER) and per client (APPROVAL_LIMIT_PER_CLIENT).
- */
-const SILENT_WINDOW = 15 * 60;
-const silentApprovalsPerClientAndNumber = (): Limit =>
-  ({ name: "nba-client-num", limit: config().APPROVAL_LIMIT_PER_IP_AND_NUMBER, windowSeconds: SILENT_WINDOW });
-const silentApprovalsPerNumber = (): Limit =>
-  ({ name: "nba-num", limit: config().APPROVAL_LIMIT_PER_NUMBER, windowSeconds: SILENT_WINDOW });
-const silentApprovalsPerClient = (): Limit =>
-  ({ name: "nba-client", limit: config().APPROVAL_LIMIT_PER_CLIENT, windowSeconds: SILENT_WINDOW });
 
 /** A request the network authenticated: stored and approved (amr nba) in one transaction; the client is told. */
 async function approveByNetwork({ client, subscriber, request, loginHint, ip }: {

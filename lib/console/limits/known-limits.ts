@@ -1,11 +1,11 @@
-import { config } from "../../config";
 import {
   clientAuthFailuresPerClient, clientAuthFailuresPerIp, otpResendsPerRequest, otpSendsPerIp, otpSendsPerMsisdn,
   otpSendsPerNatAddress, otpSendsPerRequester, type Limit,
 } from "../../security/limits";
 import {
-  approvalsPerClient, approvalsPerClientAndNumber, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNumber,
-  approvalsPerNumberFromDynamicClients, backchannelRequestsPerClient,
+  approvalsPerClient, approvalsPerClientAndNumber, approvalsPerIp, approvalsPerIpAndNumber, approvalsPerNatIp,
+  approvalsPerNumber, approvalsPerNumberFromDynamicClients, backchannelRequestsPerClient, silentApprovalsPerClient,
+  silentApprovalsPerClientAndNumber, silentApprovalsPerNumber,
 } from "../../out-of-band/approval-limits";
 import { USER_CODE_TRIES, userCodeFailuresFromDynamicClients } from "../../ciba/check-user-code";
 import { kycMatchesPerClientAndNumber } from "../../network-apis/kyc-match/limit";
@@ -35,19 +35,16 @@ export function knownLimits(): Map<string, KnownLimit> {
     { ...clientAuthFailuresPerClient(), subject: "client-address" },
     { ...clientAuthFailuresPerIp(), subject: "address" },
     { ...approvalsPerIp("0.0.0.0"), name: "oob-ip", subject: "address" },
-    // approvalsPerIp of a carrier-NAT address (CARRIER_NAT_RANGES), whatever the ranges configured.
-    { name: "oob-nat-ip", limit: config().APPROVAL_LIMIT_PER_NAT_IP, windowSeconds: approvalsPerNumber().windowSeconds,
-      subject: "address" },
+    { ...approvalsPerNatIp(), subject: "address" },
     { ...approvalsPerIpAndNumber(), subject: "address-number" },
     { ...approvalsPerNumber(), subject: "number" },
     { ...approvalsPerClient(), subject: "client" },
     { ...approvalsPerClientAndNumber(), subject: "client-number" },
     { ...approvalsPerNumberFromDynamicClients(), subject: "number" },
     { ...backchannelRequestsPerClient(), subject: "client" },
-    // Silent network approvals (lib/ciba/bc-authorize/create-backchannel-request.ts): the out-of-band values.
-    { ...approvalsPerIpAndNumber(), name: "nba-client-num", subject: "client-number" },
-    { ...approvalsPerNumber(), name: "nba-num", subject: "number" },
-    { ...approvalsPerClient(), name: "nba-client", subject: "client" },
+    { ...silentApprovalsPerClientAndNumber(), subject: "client-number" },
+    { ...silentApprovalsPerNumber(), subject: "number" },
+    { ...silentApprovalsPerClient(), subject: "client" },
     { ...USER_CODE_TRIES, subject: "client-subscriber" },
     { ...userCodeFailuresFromDynamicClients(), subject: "subscriber" },
     { ...kycMatchesPerClientAndNumber(), subject: "client-number" },
