@@ -37,6 +37,26 @@ export interface ConsoleJwt extends Record<string, unknown> {
   iat?: number;
 }
 
+/** A console session whose claims the checks below have read. */
+export type LiveConsoleJwt = ConsoleJwt & { staffId: string; sv: number; started: number };
+
+/**
+ * The console session a cookie value carries, or null: it decrypts under the console's key and has not expired
+ * (next-auth's JWT), has its claims, and is under its absolute limit (CONSOLE_SESSION_MAX_SECONDS from `started`).
+ * Whether the member may still use it is lib/console/current-staff.ts's one read.
+ */
+export async function liveConsoleSession(token: string, now = Date.now()): Promise<LiveConsoleJwt | null> {
+  let jwt: ConsoleJwt | null;
+  try {
+    jwt = (await decode({ token, secret: consoleSecret() })) as ConsoleJwt | null;
+  } catch {
+    return null; // not ours, altered or expired
+  }
+  if (!jwt?.staffId || typeof jwt.sv !== "number" || typeof jwt.started !== "number") return null;
+  if (jwt.started + CONSOLE_SESSION_MAX_SECONDS <= Math.floor(now / 1000)) return null;
+  return jwt as LiveConsoleJwt;
+}
+
 /**
  * Idle renewal: when `token` (the console session cookie's value) is a valid console session issued
  * more than CONSOLE_SESSION_RENEW_AFTER_SECONDS ago and still under its absolute limit, the
@@ -45,15 +65,9 @@ export interface ConsoleJwt extends Record<string, unknown> {
  * lib/console/current-staff.ts (one read): renewal never extends a disabled or reset member's session.
  */
 export async function renewedConsoleSessionCookie(token: string, now = Date.now()): Promise<string | null> {
-  let jwt: ConsoleJwt | null;
-  try {
-    jwt = (await decode({ token, secret: consoleSecret() })) as ConsoleJwt | null;
-  } catch {
-    return null;
-  }
+  const jwt = await liveConsoleSession(token, now);
+  if (!jwt) return null;
   const nowSeconds = Math.floor(now / 1000);
-  if (!jwt?.staffId || typeof jwt.sv !== "number" || typeof jwt.started !== "number") return null;
-  if (jwt.started + CONSOLE_SESSION_MAX_SECONDS <= nowSeconds) return null;
   if (typeof jwt.iat === "number" && nowSeconds - jwt.iat < CONSOLE_SESSION_RENEW_AFTER_SECONDS) return null;
   const value = await encode({ secret: consoleSecret(), maxAge: CONSOLE_SESSION_IDLE_SECONDS,
     token: { sub: jwt.staffId, name: jwt.name as string | undefined, staffId: jwt.staffId, sv: jwt.sv, started: jwt.started } });

@@ -1,10 +1,9 @@
 import { cache } from "react";
 import { headers } from "next/headers";
-import { decode } from "next-auth/jwt";
 import { db } from "../db";
 import { parseCookieHeader } from "../playground/call-next-auth";
 import { isStaffRole, type StaffRole } from "./roles";
-import { CONSOLE_SESSION_MAX_SECONDS, consoleCookieNames, consoleSecret, type ConsoleJwt } from "./console-session";
+import { consoleCookieNames, liveConsoleSession } from "./console-session";
 
 /** The staff member behind a console request. */
 export interface ConsoleStaff {
@@ -24,14 +23,8 @@ export interface ConsoleStaff {
 export async function readConsoleStaff(cookieHeader: string | null): Promise<ConsoleStaff | null> {
   const value = parseCookieHeader(cookieHeader).get(consoleCookieNames().sessionToken);
   if (!value) return null;
-  let jwt: ConsoleJwt | null = null;
-  try {
-    jwt = (await decode({ token: value, secret: consoleSecret() })) as ConsoleJwt | null;
-  } catch {
-    return null; // not ours, altered or expired
-  }
-  if (!jwt?.staffId || typeof jwt.sv !== "number") return null;
-  if (typeof jwt.started !== "number" || jwt.started + CONSOLE_SESSION_MAX_SECONDS < Date.now() / 1000) return null;
+  const jwt = await liveConsoleSession(value);
+  if (!jwt) return null;
   const row = await db.staff.findUnique({ where: { id: jwt.staffId },
     select: { id: true, username: true, role: true, disabledAt: true, sessionVersion: true } });
   if (!row || row.disabledAt || row.sessionVersion !== jwt.sv || !isStaffRole(row.role)) return null;
