@@ -24,6 +24,8 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
   });
   const d = m.detail;
   const admin = roleAllows(staff.role, "admin");
+  const disabled = c.status === "disabled";
+  const form = { clientId: c.id, csrfToken };
   const done = messageFor(m.done, q.done);
   const when = (at: Date) => at.toISOString().replace(/\.\d+Z$/, "Z");
   const list = (v: readonly string[]) => (v.length ? <ul>{v.map((x) => <li key={x} className="font-mono">{x}</li>)}</ul>
@@ -35,7 +37,7 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
   const rows: Array<[string, React.ReactNode]> = [
     [d.id, <code key="id">{c.id}</code>],
     [d.name, c.name],
-    [d.state, m.state[c.status === "disabled" ? "disabled" : "enabled"]],
+    [d.state, m.state[disabled ? "disabled" : "enabled"]],
     [d.type, m.type[c.isPublic ? "public" : "confidential"]],
     [d.secret, c.hasSecret ? d.secretSet : d.secretNone],
     [d.profile, c.profile],
@@ -79,38 +81,29 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
               <button type="submit" className={ui.button}>{m.edit.submit}</button>
             </ConsoleForm>
           </section>
-          {c.hasSecret && (
-            <section className={ui.section} aria-labelledby="rotate">
-              <h2 id="rotate" className={ui.h2}>{m.rotate.title}</h2>
-              <p>{m.rotate.note}</p>
-              <ConsoleForm action="/console/clients/rotate-secret" csrfToken={csrfToken}>
-                <input type="hidden" name="client_id" value={c.id} />
-                <button type="submit" className={ui.button}>{m.rotate.submit}</button>
-              </ConsoleForm>
-            </section>
-          )}
-          <section className={ui.section} aria-labelledby="state">
-            <h2 id="state" className={ui.h2}>{c.status === "disabled" ? m.enable.title : m.disable.title}</h2>
-            <p>{c.status === "disabled" ? m.enable.note : m.disable.note}</p>
-            <ConsoleForm action={c.status === "disabled" ? "/console/clients/enable" : "/console/clients/disable"} csrfToken={csrfToken}>
-              <input type="hidden" name="client_id" value={c.id} />
-              <button type="submit" className={c.status === "disabled" ? ui.button : ui.danger}>
-                {c.status === "disabled" ? m.enable.submit : m.disable.submit}
-              </button>
-            </ConsoleForm>
-          </section>
-          {c.status === "disabled" && (
-            <section className={ui.section} aria-labelledby="revoke-again">
-              <h2 id="revoke-again" className={ui.h2}>{m.revokeAgain.title}</h2>
-              <p>{m.revokeAgain.note}</p>
-              <ConsoleForm action="/console/clients/disable" csrfToken={csrfToken}>
-                <input type="hidden" name="client_id" value={c.id} />
-                <button type="submit" className={ui.danger}>{m.revokeAgain.submit}</button>
-              </ConsoleForm>
-            </section>
-          )}
+          {c.hasSecret && <ClientAction id="rotate" texts={m.rotate} action="/console/clients/rotate-secret" {...form} />}
+          {disabled ? <ClientAction id="state" texts={m.enable} action="/console/clients/enable" {...form} />
+            : <ClientAction id="state" texts={m.disable} action="/console/clients/disable" danger {...form} />}
+          {disabled && <ClientAction id="revoke-again" texts={m.revokeAgain} action="/console/clients/disable" danger {...form} />}
         </>
       )}
     </div>
+  );
+}
+
+/** One of the client page's actions: a titled section, what it does, and its button (a form naming the client). */
+function ClientAction({ id, texts, action, danger = false, clientId, csrfToken }: {
+  id: string; texts: { title: string; note: string; submit: string }; action: string; danger?: boolean;
+  clientId: string; csrfToken: string;
+}) {
+  return (
+    <section className={ui.section} aria-labelledby={id}>
+      <h2 id={id} className={ui.h2}>{texts.title}</h2>
+      <p>{texts.note}</p>
+      <ConsoleForm action={action} csrfToken={csrfToken}>
+        <input type="hidden" name="client_id" value={clientId} />
+        <button type="submit" className={danger ? ui.danger : ui.button}>{texts.submit}</button>
+      </ConsoleForm>
+    </section>
   );
 }
