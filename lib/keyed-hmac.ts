@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { config } from "./config";
 
 /**
  * HMAC-SHA-256 (base64url) of inputs under one key, remembering the last `max` results: the
@@ -21,5 +22,23 @@ export function keyedHmac(max = 10_000) {
       memo.set(input, out);
     }
     return out;
+  };
+}
+
+/**
+ * keyedHmac under a key derived from SUBJECT_SECRET for one purpose only (`label`: HMAC(SUBJECT_SECRET, label)), so
+ * the values of two purposes never match; the derived key follows the secret if it changes.
+ */
+export function subjectSecretHmac(label: string): (input: string) => string {
+  const hmac = keyedHmac();
+  let key: Buffer | undefined;
+  let keyFor: string | undefined;
+  return (input) => {
+    const secret = config().SUBJECT_SECRET;
+    if (!key || keyFor !== secret) {
+      key = createHmac("sha256", secret).update(label).digest();
+      keyFor = secret;
+    }
+    return hmac(key, input);
   };
 }

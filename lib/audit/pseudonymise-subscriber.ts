@@ -1,10 +1,6 @@
-import { createHmac } from "node:crypto";
-import { config } from "../config";
-import { keyedHmac } from "../keyed-hmac";
+import { subjectSecretHmac } from "../keyed-hmac";
 
-let key: Buffer | undefined;
-let keyFor: string | undefined;
-const hmac = keyedHmac();
+const reference = subjectSecretHmac("audit-log subscriber reference");
 
 /**
  * The audit log's reference to a subscriber: HMAC-SHA-256 of the subscriber id under a key derived
@@ -13,10 +9,5 @@ const hmac = keyedHmac();
  * who it is. The operator, who holds the secret, can compute it for a given MSISDN (admin CLI).
  */
 export function pseudonymiseSubscriber(subscriberId: string): string {
-  const secret = config().SUBJECT_SECRET;
-  if (!key || keyFor !== secret) {
-    key = createHmac("sha256", secret).update("audit-log subscriber reference").digest();
-    keyFor = secret;
-  }
-  return hmac(key, subscriberId);
+  return reference(subscriberId);
 }

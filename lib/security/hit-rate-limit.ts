@@ -1,8 +1,6 @@
 import { db } from "../db";
 import { recordThrottle } from "../metrics/record";
-import { createHmac } from "node:crypto";
-import { config } from "../config";
-import { keyedHmac } from "../keyed-hmac";
+import { subjectSecretHmac } from "../keyed-hmac";
 import type { Limit } from "./limits";
 import { isUniqueViolation } from "../store/is-unique-violation";
 
@@ -16,9 +14,7 @@ export interface RateLimitVerdict {
   windowEndsIn: number;
 }
 
-let key: Buffer | undefined;
-let keyFor: string | undefined;
-const hmac = keyedHmac();
+const subjectHmac = subjectSecretHmac("rate-limit subject");
 
 /**
  * The subject's part of a RateLimit key: HMAC-SHA-256 of `<limit>\n<subject>` under a key derived from SUBJECT_SECRET
@@ -27,12 +23,7 @@ const hmac = keyedHmac();
  * only, no statement (the memo of lib/keyed-hmac.ts).
  */
 function subjectHash(limit: Limit, subject: string): string {
-  const secret = config().SUBJECT_SECRET;
-  if (!key || keyFor !== secret) {
-    key = createHmac("sha256", secret).update("rate-limit subject").digest();
-    keyFor = secret;
-  }
-  return hmac(key, `${limit.name}\n${subject}`).slice(0, 32);
+  return subjectHmac(`${limit.name}\n${subject}`).slice(0, 32);
 }
 
 /**
