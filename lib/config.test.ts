@@ -169,4 +169,15 @@ describe("parseConfig", () => {
       expect(failure({ ...SECRETS, METRICS: "yes" })).toContain("METRICS");
     });
   });
+  it("WORKERS: a count from 1, or auto (one per core, the default)", async () => {
+    const { availableParallelism } = await import("node:os");
+    expect(parseConfig({ ...SECRETS }).WORKERS).toBe(availableParallelism());
+    expect(parseConfig({ ...SECRETS, WORKERS: "auto" }).WORKERS).toBe(availableParallelism());
+    expect(parseConfig({ ...SECRETS, WORKERS: "1" }).WORKERS).toBe(1);
+    expect(parseConfig({ ...SECRETS, WORKERS: "4" }).WORKERS).toBe(4);
+    for (const bad of ["0", "-1", "1.5", "two", "AUTO", "01", "2000"]) {
+      expect(failure({ ...SECRETS, WORKERS: bad })).toBe(
+        "Invalid configuration: WORKERS must be an integer from 1 to 1024, or auto (one per core)");
+    }
+  });
 });

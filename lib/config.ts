@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import { deviceInboxAllowed } from "./messaging/device-inbox-allowed";
@@ -114,6 +115,14 @@ const schema = z.object({
     .default("http://localhost:3000")
     .refine((v) => !v.includes("?") && !v.includes("#"), "must not contain a query or fragment"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Server processes sharing PORT (server/cluster.ts): `auto` is one per core (os.availableParallelism()); 1 is a
+  // single process with no cluster primary.
+  WORKERS: z
+    .string()
+    .default("auto")
+    .refine((v) => /^(auto|[1-9][0-9]{0,3})$/.test(v) && (v === "auto" || Number(v) <= 1024),
+      "must be an integer from 1 to 1024, or auto (one per core)")
+    .transform((v) => (v === "auto" ? availableParallelism() : Number(v))),
   DATABASE_URL: z
     .string()
     .default(`file:${path.join(process.cwd(), "prisma", "dev.db")}`)

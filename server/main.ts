@@ -7,9 +7,11 @@
  * (esbuild, scripts/build-server.mjs) into <NEXT_DIST_DIR>/server.mjs beside the Next.js build; run
  * from the project directory as `node .next/server.mjs`.
  *
- * Environment: PORT, HOST (default 127.0.0.1), NEXT_DIST_DIR (the Next.js build directory, as
- * next.config.js reads it), LEAN_SERVER=off to send every request through Next.js (comparison).
+ * Environment: WORKERS (processes sharing the port, server/cluster.ts), PORT, HOST (default 127.0.0.1),
+ * NEXT_DIST_DIR (the Next.js build directory, as next.config.js reads it), LEAN_SERVER=off to send every request
+ * through Next.js (comparison).
  */
+import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -28,15 +30,31 @@ import { BlockList, isIP } from "node:net";
 import { PEER_PORT_HEADER } from "../lib/network/peer-headers";
 import { countRequest } from "../lib/metrics/count-request";
 import { traceRequest } from "../lib/tracing/trace-request";
+import { answerClusterMetricsRequests } from "../lib/metrics/cluster-metrics";
+import { runPrimary } from "./cluster";
 
 (process.env as Record<string, string>).NODE_ENV = "production";
 // Started from the project directory (as `next start` is): next.config.js, .env files and the build live there.
 const root = process.cwd();
 
-async function main() {
+/**
+ * WORKERS (lib/config.ts, default one per core): with more than one, this process is the cluster primary
+ * (server/cluster.ts) and forks the workers, each running main() on the shared port; with 1, it runs main() itself.
+ */
+async function start() {
   // .env files, as `next start` loads them (CommonJS module: the function may sit on `default`).
   const nextEnv = (await import("@next/env")) as unknown as { loadEnvConfig?: EnvLoader; default?: { loadEnvConfig: EnvLoader } };
   (nextEnv.loadEnvConfig ?? nextEnv.default!.loadEnvConfig)(root, false);
+  const workers = config().WORKERS;
+  if (workers > 1 && cluster.isPrimary) {
+    runPrimary(workers, { host: process.env.HOST || "127.0.0.1", port: config().PORT });
+    return;
+  }
+  await main();
+}
+
+async function main() {
+  answerClusterMetricsRequests(); // a cluster worker: its part of GET /metrics (lib/metrics/cluster-metrics.ts)
   const port = config().PORT;
   const host = process.env.HOST || "127.0.0.1";
   const nextModule = (await import("next")) as unknown as { default: (o: object) => NextApp };
@@ -160,16 +178,22 @@ async function main() {
   const origin = new URL(config().ISSUER).origin;
   server.keepAliveTimeout = 5000;
   server.listen(port, host, () => {
-    logger.info({ url: `http://${host}:${port}`, lean: lean ? HOT_PATHS.filter((p) => fixed.has(p)) : [] },
-      "operator identity service listening");
+    const detail = { url: `http://${host}:${port}`, lean: lean ? HOT_PATHS.filter((p) => fixed.has(p)) : [] };
+    // In a cluster the primary says it once for all the workers (server/cluster.ts).
+    if (cluster.isWorker) logger.debug({ ...detail, worker: process.env.OIS_WORKER, pid: process.pid }, "worker listening");
+    else logger.info(detail, "operator identity service listening");
   });
+  // Once: a cluster worker gets Ctrl-C's SIGINT from the terminal and again from the primary.
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close(() => process.exit(0));
     server.closeAllConnections();
     setTimeout(() => process.exit(0), 3000).unref();
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }
 
 type EnvLoader = (dir: string, dev: boolean) => unknown;
@@ -179,7 +203,7 @@ interface NextApp {
   getRequestHandler(): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 }
 
-main().catch((err) => {
+start().catch((err) => {
   logger.fatal({ err }, "server failed to start");
   process.exit(1);
 });

@@ -70,8 +70,10 @@ function create(): Metrics {
   };
   registry.registerMetric(m.requests as never);
   registry.registerMetric(m.latency as never);
+  // Database-wide gauges: every worker reads the same value, so a machine-wide scrape (lib/metrics/cluster-metrics.ts)
+  // takes the largest rather than the sum.
   new Gauge({ name: "ois_handset_requests_pending", help: "Handset approval requests pending and not expired (capped at 10000).",
-    registers, async collect() {
+    registers, aggregator: "max", async collect() {
       const n = await countPendingHandsetRequests().catch(() => null);
       if (n !== null) this.set(n);
     } });
@@ -85,7 +87,7 @@ function create(): Metrics {
       }
     } });
   new Gauge({ name: "ois_sqlite_wal_bytes", help: "Size of the SQLite write-ahead log file (absent with PostgreSQL).",
-    registers, collect() {
+    registers, aggregator: "max", collect() {
       const file = sqliteFile();
       if (!file) return;
       try {

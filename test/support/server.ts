@@ -8,6 +8,9 @@ import { freshPostgresDatabase, testingOnPostgres } from "./postgres";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+// Every test process (this module is loaded by the global setup and each test worker's setup): a server bundle
+// imported in-process (test/integration/tracing) must not become a cluster primary forking the test runner.
+process.env.WORKERS ||= "1";
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 export const TEST_SECRETS = {
@@ -63,7 +66,7 @@ export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;
   env: Record<string, string>;
-  /** The server process (fault tests SIGKILL it). */
+  /** The server process (fault tests SIGKILL it); with WORKERS > 1 the cluster primary. */
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -86,6 +89,9 @@ export async function startServer(opts: {
     ...TEST_ABUSE_LIMITS,
     // The suites read one-time codes from the device inbox, which exists only in the demo (also on PostgreSQL).
     DEMO_DATA: "true",
+    // One process, no cluster primary (the suites and the benchmark measure and kill "the" server process);
+    // test/scale/cluster.test.ts passes WORKERS=2.
+    WORKERS: "1",
     ...opts.env,
   };
   // The production server: server/main.ts bundled beside the Next.js build (scripts/build-server.mjs,
