@@ -72,7 +72,7 @@ export function runPrimary(count: number, where: { host: string; port: number })
 
   function onMessage(from: Worker, m: IpcMessage) {
     if (m.ois === "broadcast" && typeof m.topic === "string") {
-      for (const w of live()) if (w !== from) send(w, { ois: "broadcast", topic: m.topic });
+      for (const w of live()) if (w !== from) send(w, { ois: "broadcast", topic: m.topic, data: m.data });
     } else if (m.ois === "metrics-request") {
       const id = String(++nextCollection);
       const workers = live();

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 import { config } from "../config";
 import { logger as log } from "../log";
+import { broadcast, onBroadcast } from "../cluster/broadcast";
 
 /**
  * A device request was created for a subscriber's handset, or answered on it. Carries ids only: the
@@ -17,13 +18,21 @@ export interface DeviceEvent {
 const CHANNEL = "device_events";
 /** A lost LISTEN connection is re-opened after this long (the receivers' polling covers the gap). */
 const RECONNECT_MS = 2_000;
+/** The cluster broadcast topic (lib/cluster/broadcast.ts) of the SQLite case. */
+const BROADCAST_TOPIC = "device-event";
 
 /**
  * Kept on globalThis: the lean server's bundle and Next.js's route handlers each carry a copy of this
  * module, and a request created or answered in one must reach the waits and streams of the other.
  */
 const shared = globalThis as unknown as { __deviceEvents?: { local: EventEmitter; state: { pool?: unknown; listener?: unknown } } };
-shared.__deviceEvents ??= { local: new EventEmitter(), state: {} };
+if (!shared.__deviceEvents) {
+  const emitter = new EventEmitter();
+  shared.__deviceEvents = { local: emitter, state: {} };
+  // SQLite with several workers on one machine (server/cluster.ts): the other workers' events come over the cluster
+  // IPC channel (registered once per process, whichever bundle loads first; never called outside a cluster).
+  onBroadcast(BROADCAST_TOPIC, (e) => { if (!onPostgres()) emitter.emit("event", e as DeviceEvent); });
+}
 const local = shared.__deviceEvents.local;
 local.setMaxListeners(0); // one listener per open handset stream / waiting /authorize is expected
 const state = shared.__deviceEvents.state as { pool?: InstanceType<typeof pg.Pool>; listener?: Promise<Listener | undefined> };
@@ -91,7 +100,9 @@ function connectListener(): Promise<Listener | undefined> {
  */
 export function publishDeviceEvent(event: DeviceEvent): void {
   if (!onPostgres()) {
+    // SQLite: one machine; its other workers hear it over the cluster IPC channel (a no-op with WORKERS=1).
     local.emit("event", event);
+    broadcast(BROADCAST_TOPIC, event);
     return;
   }
   // Delivered back to this instance through its own LISTEN (PostgreSQL notifies the sender too).
