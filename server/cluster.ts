@@ -50,13 +50,13 @@ export function runPrimary(count: number, where: { host: string; port: number })
       const failedStart = !slot.listening || Date.now() - slot.startedAt < START_WINDOW_MS;
       slot.failures = failedStart ? slot.failures + 1 : 0;
       if (slot.failures >= MAX_START_FAILURES) {
-        logger.fatal({ worker: slot.n, code, signal, failures: slot.failures },
+        logger.fatal({ worker: slot.n, exitCode: code, signal, failures: slot.failures },
           `worker ${slot.n} failed to start ${slot.failures} times in a row: giving up, stopping the service`);
         process.exitCode = 1;
         return stop("SIGTERM");
       }
       const delay = slot.failures === 0 ? 0 : backoffMs(slot.failures);
-      logger.error({ worker: slot.n, pid: worker.process.pid, code, signal, restartInMs: delay },
+      logger.error({ worker: slot.n, pid: worker.process.pid, exitCode: code, signal, restartInMs: delay },
         `worker ${slot.n} exited unexpectedly: starting a new one`);
       setTimeout(() => fork(slot), delay);
     });

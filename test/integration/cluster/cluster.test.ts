@@ -117,7 +117,7 @@ describe("WORKERS=2: one port, two worker processes", () => {
       expect(scrape.status).toBe(200);
       const families = parsePrometheusText(scrape.body);
       expect(sumOf(families, "ois_tokens_issued_total", { grant: "authorization_code" })).toBe(FLOWS);
-      expect(sumOf(families, "ois_tokens_issued_total", { grant: "refresh_token" })).toBe(FLOWS);
+      expect(sumOf(families, "ois_tokens_issued_total", { grant: "refreshed" })).toBe(FLOWS);
       expect(sumOf(families, "ois_http_requests_total", { endpoint: "token" })).toBe(2 * FLOWS);
     }
   });
