@@ -177,6 +177,14 @@ async function main() {
   // Request URLs get the issuer's origin: the handlers read only the path and query from them.
   const origin = new URL(config().ISSUER).origin;
   server.keepAliveTimeout = 5000;
+  // A port that cannot be bound (EADDRINUSE, EACCES) ends the process with the reason: Next.js's own
+  // uncaughtException handler would otherwise log it and leave a process that never listens (a cluster worker:
+  // the primary then restarts it, and gives up after repeated failures, server/cluster.ts).
+  server.once("error", (err) => {
+    if (server.listening) return;
+    logger.fatal({ err, port, host }, "server cannot listen");
+    process.exit(1);
+  });
   server.listen(port, host, () => {
     const detail = { url: `http://${host}:${port}`, lean: lean ? HOT_PATHS.filter((p) => fixed.has(p)) : [] };
     // In a cluster the primary says it once for all the workers (server/cluster.ts).
