@@ -35,6 +35,7 @@ function sourceOf(url, line, column) {
 
 /** The group of a frame with a script (url), or null for a native frame (inherits its caller's). */
 function groupOf({ url, functionName, lineNumber, columnNumber }) {
+  if (url.startsWith("wasm://")) return "SQLite"; // Prisma's query compiler (WebAssembly): only Prisma calls run it
   if (!url) {
     if (functionName === "(garbage collector)") return "GC";
     if (functionName === "(program)" || functionName === "(root)") return "other";
@@ -63,9 +64,11 @@ function groupOf({ url, functionName, lineNumber, columnNumber }) {
 
 /**
  * Self time per group (microseconds), idle excluded, plus the areas (package or source file) and the top functions.
- * `profile`: a parsed .cpuprofile.
+ * `profile`: a parsed .cpuprofile. `window` ({ startUs, endUs } on the monotonic clock, which V8's profile timestamps
+ * and process.hrtime share on Linux) keeps only the samples inside it (the measured point, not start-up); when no
+ * sample falls inside (another clock), the whole profile is summarised and `windowed` is false.
  */
-export function summarizeProfile(profile, top = 15) {
+export function summarizeProfile(profile, top = 15, window = null) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -78,9 +81,19 @@ export function summarizeProfile(profile, top = 15) {
     groupCache.set(id, g);
     return g;
   };
-  const self = new Map();
   const dt = profile.timeDeltas;
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+  const tally = (inside) => {
+    const m = new Map();
+    let t = profile.startTime;
+    for (let i = 0; i < profile.samples.length; i++) {
+      t += dt[i] ?? 0;
+      if (inside(t)) m.set(profile.samples[i], (m.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+    }
+    return m;
+  };
+  let self = window ? tally((t) => t >= window.startUs && t <= window.endUs) : null;
+  const windowed = Boolean(self?.size);
+  if (!windowed) self = tally(() => true);
   let idle = 0;
   const groups = Object.fromEntries(GROUPS.map((g) => [g, 0]));
   const areas = new Map();
@@ -102,7 +115,7 @@ export function summarizeProfile(profile, top = 15) {
   const busy = Object.values(groups).reduce((a, b) => a + b, 0);
   const sorted = (m) => [...m].sort((x, y) => y[1] - x[1]).slice(0, top).map(([name, us]) => ({ name, us, share: us / busy }));
   return {
-    busyUs: busy, idleUs: idle,
+    busyUs: busy, idleUs: idle, windowed,
     groups: GROUPS.map((name) => ({ name, us: groups[name], share: busy ? groups[name] / busy : 0 })),
     areas: sorted(areas), functions: sorted(fns),
   };

@@ -73,7 +73,7 @@ async function measureTargets(allTargets, { repeats, pointBoundMs, interleaveBou
     const scenario = SCENARIOS[name];
     // The peer starts every scenario as a fresh process (bench/lib/theirs.mjs: its tokens live in its heap).
     for (const target of allTargets) {
-      if (!target.restart || name === scenarioNames[0]) continue;
+      if (!target.restart || name === scenarioNames[0] || opts.quick) continue; // --quick: 1 s points, no growth to reset
       target.peakRssSeen = Math.max(target.peakRssSeen ?? 0, treeMemory(target.pid).peakRss);
       await target.restart();
     }
@@ -207,7 +207,9 @@ async function profileOurs() {
   try {
     const shared = {};
     await runPoint({ target: t, scenario: SCENARIOS.flow, shared, concurrency: opts.sideConcurrency, durationMs: opts.warmupMs });
+    const startUs = Number(process.hrtime.bigint() / 1000n);
     point = await runPoint({ target: t, scenario: SCENARIOS.flow, shared, concurrency: opts.sideConcurrency, durationMs: opts.profileMs });
+    t.window = { startUs, endUs: Number(process.hrtime.bigint() / 1000n) };
     log(`profiled flow c=${opts.sideConcurrency}: ${point.rate.toFixed(0)} flows/s, server ${point.serverCpu.toFixed(2)} cores`);
   } finally {
     await t.stop();
@@ -215,7 +217,7 @@ async function profileOurs() {
   try {
     const file = readdirSync(path.join(dir, "oursProfiled")).find((f) => f.endsWith(".cpuprofile"));
     if (!file) return { error: "the server wrote no .cpuprofile (it did not exit cleanly)" };
-    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, "oursProfiled", file), "utf8")), 12);
+    const summary = summarizeProfile(JSON.parse(readFileSync(path.join(dir, "oursProfiled", file), "utf8")), 12, t.window);
     return { concurrency: opts.sideConcurrency, seconds: opts.profileMs / 1000, rate: point.rate, errors: point.errors,
       serverCpuMsPerFlow: point.rate ? (point.serverCpu / point.rate) * 1000 : null, ...summary };
   } finally {

@@ -72,7 +72,7 @@ ${keepalive ? `    keepalive ${keepalive};\n    keepalive_requests 1000000;` : "
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const version = (spawnSync(bin, ["-v"], { encoding: "utf8" }).stderr ?? "").trim();
+  const version = (spawnSync(bin, ["-v"], { encoding: "utf8" }).stderr ?? "").trim().replace(/^nginx version: /, "");
   return {
     url, pid: child.pid, version, keepalive,
     stop: () => new Promise((resolve) => {

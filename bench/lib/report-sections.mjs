@@ -7,16 +7,19 @@ const mb = (b) => (b ? `${(b / 1048576).toFixed(0)} MB` : "–");
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 const C = 8;
 const at = (r, name) => r.scenarios[name]?.points.find((p) => p.concurrency === C);
+/** The point at concurrency 8, else the highest measured (a run with other concurrencies, e.g. --quick). */
+const near = (r, name) => at(r, name) ?? r.scenarios[name]?.points.at(-1);
 
 function algorithms(r, L) {
   const rows = [["RS256", "flow"], ["ES256", "flowEs256"], ["PS256", "flowPs256"], ["EdDSA", "flowEdDsa"]]
     .filter(([, name]) => opted(r, name));
   if (rows.length < 2) return;
-  L.push("", `## Signature algorithms: full flow at concurrency ${C}`, "");
+  const c = near(r, "flow")?.concurrency ?? C;
+  L.push("", `## Signature algorithms: full flow at concurrency ${c}`, "");
   L.push("| id_token alg | ours flows/s | peer flows/s | ours/peer | ours CPU ms/flow | peer CPU ms/flow | p99 ours |",
     "|---|---:|---:|---:|---:|---:|---:|");
   for (const [alg, name] of rows) {
-    const p = at(r, name);
+    const p = near(r, name);
     const reason = r.notes.find((x) => x.startsWith(r.scenarios[name]?.title ?? "\0") || x.includes(`--id-token-alg ${alg}`));
     if (!p?.ours) {
       L.push(`| ${alg} | not measured${reason ? `: ${reason.replace(/^[^:]*: not measured on [^:]*: /, "")}` : ""} | ${rate(p?.theirs?.summary.rate)} | – | – | `
@@ -39,9 +42,10 @@ function profile(r, L) {
   }
   L.push(`A separate instance of our server started with \`--cpu-prof\` (SQLite, core as above), ${p.seconds} s of full flows at `
     + `concurrency ${p.concurrency} after the warm-up: ${n0(p.rate)} flows/s, ${p.serverCpuMsPerFlow?.toFixed(2) ?? "–"} ms server CPU `
-    + `per flow (profiling slows it). Self time of the main thread, grouped (bench/profile-summary.mjs); the profile covers the `
-    + `process's whole life (start-up and warm-up too). The RSA signature runs on libuv's thread pool (WebCrypto), not on the main `
-    + `thread: it is in the server CPU per flow but mostly not in this profile. Main thread busy ${(p.busyUs / 1e6).toFixed(2)} s, idle `
+    + `per flow (profiling slows it). Self time of the main thread, grouped (bench/profile-summary.mjs). The RSA signature runs on libuv's thread pool (WebCrypto), not on the main `
+    + `thread: it is in the server CPU per flow but mostly not in this profile. ${p.windowed ? "Only the samples of the measured point "
+      + "are counted" : "The whole profile is counted (start-up and warm-up included: its clock did not match the harness's)"}. `
+    + `Main thread busy ${(p.busyUs / 1e6).toFixed(2)} s, idle `
     + `${(p.idleUs / 1e6).toFixed(2)} s.`, "");
   L.push("| group | share of main-thread busy time |", "|---|---:|");
   for (const g of p.groups) L.push(`| ${g.name} | ${pct(g.share)} |`);
