@@ -3,7 +3,7 @@
 // `npm run bench -- --cpu-prof <dir>`): self time grouped into the parts of a request (groups below), then by package
 // or source area, and the top functions. `node bench/profile-summary.mjs <file.cpuprofile> [top]`.
 //
-// Groups: HTTP parse/write (node:_http_*, net, stream), handlers (our lib/ and server/ code), SQLite (better-sqlite3,
+// Groups: HTTP parse/write (node:_http_*, net, stream, undici's Request/Response/Headers), handlers (our lib/ and server/ code), SQLite (better-sqlite3,
 // lib/store, Prisma), signature (node:crypto's sign, jose's signing), JSON/JWT assembly (JSON.parse/stringify, jose's
 // other code, base64url), GC, other (Next.js, timers, the rest). Our code is one bundle (<dist>/server.mjs): its
 // frames are mapped to their source files through the bundle's source map. A native frame (no script) counts in the
@@ -43,7 +43,7 @@ function groupOf({ url, functionName, lineNumber, columnNumber }) {
     return null;
   }
   if (/^node:(_http_|net$|stream$|_stream|internal\/(streams|http|net|stream_base_commons|js_stream|http_parser))/.test(url)
-    || url === "node:net" || url === "node:http") return "HTTP parse/write";
+    || url === "node:net" || url === "node:http" || url.startsWith("node:internal/deps/undici")) return "HTTP parse/write";
   if (url.startsWith("node:internal/crypto") || url === "node:crypto") return "signature";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) {

@@ -66,7 +66,8 @@ function measureBound(ms = opts.boundMs) {
  * a repeat (ours ÷ theirs, ours ÷ that repeat's bound) and their median published; a whole-run
  * median of each side would compare figures measured minutes apart. Fills results.scenarios.
  */
-async function measureTargets(allTargets, { repeats, pointBoundMs, interleaveBound, scenarioNames = opts.scenarios }) {
+async function measureTargets(allTargets, { repeats, pointBoundMs, interleaveBound, scenarioNames = opts.scenarios,
+  durationMs = opts.durationMs }) {
   for (const target of allTargets) addBasic(target);
   const shared = Object.fromEntries(allTargets.map((t) => [t.name, Object.fromEntries(scenarioNames.map((s) => [s, {}]))]));
   for (const name of scenarioNames) {
@@ -95,7 +96,7 @@ async function measureTargets(allTargets, { repeats, pointBoundMs, interleaveBou
       for (let i = 0; i < repeats; i++) {
         if (interleaveBound) point.bounds.push(measureBound(pointBoundMs).joseSignsPerSecond);
         for (const target of targets) {
-          const r = await runPoint({ target, scenario, shared: shared[target.name][name], concurrency: c, durationMs: opts.durationMs });
+          const r = await runPoint({ target, scenario, shared: shared[target.name][name], concurrency: c, durationMs });
           raw[target.name].push(r);
           log(`${target.name} ${name} c=${c} #${i + 1}: ${r.rate?.toFixed(0) ?? 0} ${scenario.unit}, `
             + `p99 ${r.latency?.total.p99?.toFixed(2) ?? "–"} ms, server ${r.serverCpu?.toFixed(2) ?? "–"} cores, `
@@ -241,8 +242,9 @@ async function measureWorkers(one) {
     const base = { concurrency: opts.sideConcurrency, processes: { one: processTree(one.pid).length, two: processes },
       pinning: both ? `WORKERS=1: core ${opts.serverCore}, load client on core ${opts.clientCore}; WORKERS=2: cores ${both}, load client on cores ${both}`
         : "not pinned" };
-    if (processes < 3) {
-      const reason = `not a cluster build: WORKERS=2 started ${processes} process(es) (a cluster is a primary and 2 workers)`;
+    // WORKERS=1 is one process; a build that serves on 2 workers has at least 2 (node:cluster: a primary and 2 workers).
+    if (processes < 2) {
+      const reason = `not a cluster build: WORKERS=2 started ${processes} process (two workers need at least two)`;
       notes.push(`Workers: ${reason}; 1 vs 2 workers not measured.`);
       return { ...base, cluster: false, reason };
     }
@@ -282,6 +284,8 @@ async function measurePostgres() {
       out.single = { pinning: opts.serverCore === null ? "not pinned"
         : `our server on core ${opts.serverCore}; PostgreSQL (postmaster and backends) on core ${opts.clientCore} with the load client`,
       points: await measureSide(side([single])), peakRss: treeMemory(single.pid).peakRss };
+      // Without pg_stat_statements: the in-process count (bench/count-queries.ts) on this database instead.
+      if (!cluster.statStatements && opts.queries) out.single.queries = countQueries(single);
     } finally {
       await single.stop();
     }
@@ -386,7 +390,8 @@ async function main() {
     log("measuring the load client's own ceiling against the null server…");
     const t = await startNull({ serverCore: opts.serverCore });
     try {
-      await measureTargets([t], { repeats: 1, interleaveBound: false,
+      // Half-length points: the ceiling is a bound, not a figure to compare.
+      await measureTargets([t], { repeats: 1, interleaveBound: false, durationMs: Math.min(opts.durationMs, Math.max(1000, opts.durationMs / 2)),
         scenarioNames: opts.scenarios.filter((n) => [...HEADLINE_SCENARIOS, "metadata", "jwks"].includes(n)) });
     } finally {
       await stopAndRecord(t);

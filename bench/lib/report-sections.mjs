@@ -101,6 +101,12 @@ function postgres(r, L) {
     }
   };
   rows("One instance", pg.single, "oursPg");
+  const q = pg.single?.queries;
+  if (q) {
+    L.push("", q.error ? `Statements counted in-process: not measured: ${q.error}`
+      : `Statements counted in-process (bench/count-queries.ts, each request alone): full flow ${q.fullFlow} (authorize `
+        + `${q.authorize.count}, token ${q.token.count}, premium info ${q.premiuminfo.count}); refresh ${q.refresh.count}.`);
+  }
   rows("Two instances behind nginx", pg.pair, "oursPgPair");
 }
 
@@ -116,6 +122,11 @@ export function sizing(r) {
   for (const name of ["flow", "refresh", "premiuminfo"]) one("SQLite", name, at(r, name)?.ours?.summary, 0, r.servers.ours?.peakRss);
   for (const [name, p] of Object.entries(r.postgres?.single?.points ?? {})) {
     one("PostgreSQL", name, p.oursPg?.summary, p.oursPg?.summary.sideCpuMsPerIteration?.postgres?.median ?? 0, r.postgres.single.peakRss);
+  }
+  for (const [name, p] of Object.entries(r.postgres?.pair?.points ?? {})) {
+    const side = p.oursPgPair?.summary.sideCpuMsPerIteration;
+    one("PostgreSQL, 2 instances + nginx", name, p.oursPgPair?.summary, (side?.postgres?.median ?? 0) + (side?.nginx?.median ?? 0),
+      r.postgres.pair.peakRssPerInstance);
   }
   return rowsOut;
 }
@@ -134,7 +145,7 @@ function sizingSection(r, L) {
     + "guide adds 150 %). \"With sign-in session\": the browser is already signed in and consent remembered, as when an app "
     + "signs a returning user in; a first sign-in adds the sign-in screens and the one-time code. Memory: peak RSS of one instance "
     + "(one process) over the run.", "");
-  L.push("| operation | database | server CPU ms/op | database CPU ms/op | ops/s per vCPU | memory per instance |", "|---|---|---:|---:|---:|---:|");
+  L.push("| operation | database | server CPU ms/op | database (+ nginx) CPU ms/op | ops/s per vCPU | memory per instance |", "|---|---|---:|---:|---:|---:|");
   for (const x of rows) {
     L.push(`| ${label[x.scenario]} | ${x.db} | ${x.serverMs.toFixed(2)} | ${x.db === "SQLite" ? "(in process)" : x.databaseMs.toFixed(2)} | `
       + `**${n0(x.perVcpu)}** | ${mb(x.memory)} |`);
