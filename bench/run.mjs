@@ -229,32 +229,43 @@ async function profileOurs() {
 /**
  * WORKERS=1 (the main instance: one process on the server core, load client on the client core) against WORKERS=2
  * (a second instance on a fresh SQLite file, on both cores, the load client on both cores too), alternating within
- * every repeat. A build without the cluster (WORKERS=2 still starts one process) is reported as such, not measured.
+ * every repeat, with a third target between them: WORKERS=1 on both cores (a third instance), which separates what a
+ * second process brings from what one process already takes of a second core (libuv's thread pool signs the RSA
+ * signatures). A build without the cluster (WORKERS=2 still starts one process) is reported as such, not measured.
  */
 async function measureWorkers(one) {
   const both = opts.serverCore === null ? null : `${opts.serverCore},${opts.clientCore}`;
   const two = await startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, workers: 2, cores: both,
     name: "ours2w", label: "this service, WORKERS=2" });
   addBasic(two);
+  let oneBoth = null;
   try {
     await new Promise((r) => setTimeout(r, 500));
     const processes = processTree(two.pid).length;
     const base = { concurrency: opts.sideConcurrency, processes: { one: processTree(one.pid).length, two: processes },
-      pinning: both ? `WORKERS=1: core ${opts.serverCore}, load client on core ${opts.clientCore}; WORKERS=2: cores ${both}, load client on cores ${both}`
-        : "not pinned" };
+      pinning: both ? `WORKERS=1: core ${opts.serverCore}, load client on core ${opts.clientCore}; WORKERS=1 on both cores and `
+        + `WORKERS=2: cores ${both}, load client on cores ${both}` : "not pinned" };
     // WORKERS=1 is one process; a build that serves on 2 workers has at least 2 (node:cluster: a primary and 2 workers).
     if (processes < 2) {
       const reason = `not a cluster build: WORKERS=2 started ${processes} process (two workers need at least two)`;
       notes.push(`Workers: ${reason}; 1 vs 2 workers not measured.`);
       return { ...base, cluster: false, reason };
     }
-    one.label ??= "this service";
-    const points = await measureSide(side([one, two], {
-      enter: (t) => (both && opts.clientCore !== null ? pinSelf(t === two ? both : opts.clientCore) : null),
+    const targets = [one];
+    if (both) {
+      oneBoth = await startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, workers: 1, cores: both,
+        name: "ours1wBoth", label: "this service, WORKERS=1 on both cores" });
+      addBasic(oneBoth);
+      targets.push(oneBoth);
+    }
+    targets.push(two);
+    const points = await measureSide(side(targets, {
+      enter: (t) => (both && opts.clientCore !== null ? pinSelf(t === one ? opts.clientCore : both) : null),
     }));
     if (opts.clientCore !== null) pinSelf(opts.clientCore);
     return { ...base, cluster: true, points, peakRss: treeMemory(two.pid).peakRss };
   } finally {
+    await oneBoth?.stop();
     await two.stop();
   }
 }

@@ -9,8 +9,8 @@ import { summarizeRepeats } from "./summarize.mjs";
 /**
  * Measures `scenarios` against `targets` at `concurrency`: per scenario a warm-up of each target, then `repeats`
  * rounds of one point per target. `enter(target)` runs before each of a target's points (e.g. re-pinning the load
- * client). Returns { [scenario]: { concurrency, [target.name]: { repeats, summary }, ratio, ratioRange } } where the
- * ratio is the second target's rate ÷ the first's, paired within each round.
+ * client). Returns { [scenario]: { concurrency, [target.name]: { repeats, summary }, ratios, ratio, ratioRange } } where
+ * ratios[name] is that target's rate ÷ the first target's, paired within each round (ratio: the last target's).
  */
 export async function measureSide({ targets, scenarios, concurrency, repeats, durationMs, warmupMs, log, enter = () => {} }) {
   const out = {};
@@ -36,13 +36,15 @@ export async function measureSide({ targets, scenarios, concurrency, repeats, du
     }
     const point = { concurrency, title: scenario.title, unit: scenario.unit };
     for (const t of targets) point[t.name] = { repeats: raw[t.name], summary: summarizeRepeats(raw[t.name], scenario.steps) };
-    if (targets.length === 2) {
-      const [a, b] = targets.map((t) => raw[t.name]);
-      const ratios = b.map((x, i) => (x.rate && a[i]?.rate ? x.rate / a[i].rate : null)).filter((v) => v);
-      if (ratios.length) {
-        const s = spread(ratios);
-        Object.assign(point, { ratio: s.median, ratioRange: [s.min, s.max] });
-      }
+    // Each further target's rate ÷ the first's, paired within each round; `ratio` is the last target's.
+    point.ratios = {};
+    for (const t of targets.slice(1)) {
+      const a = raw[targets[0].name];
+      const ratios = raw[t.name].map((x, i) => (x.rate && a[i]?.rate ? x.rate / a[i].rate : null)).filter((v) => v);
+      if (!ratios.length) continue;
+      const s = spread(ratios);
+      point.ratios[t.name] = { median: s.median, range: [s.min, s.max] };
+      Object.assign(point, { ratio: s.median, ratioRange: [s.min, s.max] });
     }
     out[name] = point;
   }
