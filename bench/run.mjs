@@ -360,7 +360,8 @@ async function main() {
   const targets = [];
   try {
     if (opts.servers.includes("ours")) {
-      const t = await startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf });
+      const t = await startOurs({ distDir: opts.distDir, serverCore: opts.serverCore, log, cpuProfDir: opts.cpuProf,
+        extraAlgs: opts.scenarios.map((n) => SCENARIOS[n].alg).filter(Boolean) });
       t.notes = "the production server (server/main.ts: protocol endpoints lean, the rest through Next.js; production build), SQLite file in WAL mode, LOG_LEVEL=warn; client and subscriber created "
         + "with the admin CLI; the signed-in session and remembered consent are inserted rows (bench/lib/ours.mjs).";
       targets.push(t);

@@ -136,10 +136,11 @@ export const EXTRA_ALGS = ["ES256", "PS256", "EdDSA"];
  * - `workers`: the WORKERS variable (1: one process, no cluster primary);
  * - `cores`: what taskset pins it to ("0", "0,1"; null: not pinned); defaults to serverCore;
  * - `shareWith`: an instance already set up on the same database: this one reuses its clients, browser cookie,
- *   secrets and issuer (the two instances behind nginx), and `issuer` sets the ISSUER both use.
+ *   secrets and issuer (the two instances behind nginx), and `issuer` sets the ISSUER both use;
+ * - `extraAlgs`: the algorithms whose alg-scenario clients to create (bench/run.mjs: those of the scenarios run).
  */
 export async function startOurs({ distDir, serverCore, log, cpuProfDir = null, extraEnv = {}, database = { kind: "sqlite" },
-  workers = 1, cores, shareWith = null, issuer = null, name = "ours", label = "this service" }) {
+  workers = 1, cores, shareWith = null, issuer = null, name = "ours", label = "this service", extraAlgs = [] }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const pg = database.kind === "postgresql";
@@ -172,7 +173,7 @@ export async function startOurs({ distDir, serverCore, log, cpuProfDir = null, e
     // where this build's CLI refuses the flag, the scenario reports "not measured" with the CLI's answer.
     const algClients = {};
     const algRefused = {};
-    for (const alg of EXTRA_ALGS) {
+    for (const alg of EXTRA_ALGS.filter((a) => extraAlgs.includes(a))) {
       try {
         const c = admin(env, ["client", "create", "--name", `Bench${alg}App`, "--redirect-uri", REDIRECT_URI,
           "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds", "--id-token-alg", alg]);
