@@ -2,9 +2,11 @@
 // (app/*/route.ts are one-line wrappers), on the benchmark's database, through a Prisma client that
 // reports every statement (installed where lib/db.ts looks for it) and the hot-path store's statement
 // listener (lib/store: prepared statements, BEGIN and COMMIT reported by the store itself). Run by bench/run.mjs with tsx and
-// the server's environment plus BENCH_CLIENT_ID, BENCH_CLIENT_SECRET, BENCH_BROWSER_ID; prints JSON.
-import { PrismaClient } from "@prisma/client";
-import { createAdapter } from "../lib/db";
+// the server's environment plus BENCH_CLIENT_ID, BENCH_CLIENT_SECRET, BENCH_BROWSER_ID; prints JSON. SQLite or
+// PostgreSQL, as DATABASE_URL says (createPrismaClient picks the matching client; the PostgreSQL points count on the
+// server side with pg_stat_statements where it is available, and with this otherwise).
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "../lib/db";
 import { config } from "../lib/config";
 import { jsonEndpoint } from "../lib/http/respond";
 import { handleAuthorize } from "../lib/oauth/authorize/handle-authorize";
@@ -13,7 +15,9 @@ import { handlePremiumInfo } from "../lib/oauth/resource/handle-premium-info";
 import { setStatementListener } from "../lib/store/statement-listener";
 
 const statements: string[] = [];
-const prisma = new PrismaClient({ adapter: createAdapter(config().DATABASE_URL), log: [{ emit: "event", level: "query" }] });
+const prisma = createPrismaClient(config().DATABASE_URL, { log: [{ emit: "event", level: "query" }] }) as PrismaClient<{
+  log: [{ emit: "event"; level: "query" }];
+}>;
 prisma.$on("query", (e) => statements.push(e.query));
 (globalThis as unknown as { prisma: PrismaClient }).prisma = prisma;
 const STORE = "/*store*/ ";

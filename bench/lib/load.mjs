@@ -23,7 +23,14 @@ export async function runPoint({ target, scenario, shared, concurrency, duration
   const total = new Recorder();
   let completed = 0;
 
-  const cpu0 = treeCpuSeconds(target.pid);
+  // The server's CPU: its process tree (every instance's, `target.pids`, for the two behind nginx); beside it the
+  // CPU of the processes it relies on (`target.side`: the PostgreSQL server, nginx), each over the same window.
+  const pids = target.pids ?? [target.pid];
+  const side = Object.entries(target.side ?? {});
+  const serverCpuNow = () => pids.reduce((n, pid) => n + treeCpuSeconds(pid), 0);
+  await target.beforePoint?.(); // e.g. pg_stat_statements_reset()
+  const side0 = side.map(([, pid]) => treeCpuSeconds(pid));
+  const cpu0 = serverCpuNow();
   const client0 = process.cpuUsage();
   const start = performance.now();
   const end = start + durationMs;
@@ -49,15 +56,20 @@ export async function runPoint({ target, scenario, shared, concurrency, duration
   }));
   const elapsed = (performance.now() - start) / 1000;
   const window = durationMs / 1000;
-  const serverCpu = (treeCpuSeconds(target.pid) - cpu0) / elapsed;
+  const serverCpu = (serverCpuNow() - cpu0) / elapsed;
   const c = process.cpuUsage(client0);
+  const sideCpu = Object.fromEntries(side.map(([name, pid], i) => [name, (treeCpuSeconds(pid) - side0[i]) / elapsed]));
   http.close();
+  const afterPoint = await target.afterPoint?.();
   return {
+    ...(side.length ? { sideCpu } : {}),
+    ...(afterPoint ? { statements: afterPoint.statements } : {}),
     completed, errors, errorSamples,
     rate: completed / window,
     latency: { total: total.summary(), ...Object.fromEntries(scenario.steps.map((s, i) => [s, steps[i].summary()])) },
     serverCpu, // cores (1.0 = one core busy for the whole point)
     clientCpu: (c.user + c.system) / 1e6 / elapsed,
-    memory: treeMemory(target.pid),
+    memory: pids.map((pid) => treeMemory(pid)).reduce((a, m) => ({ peakRss: a.peakRss + m.peakRss, rss: a.rss + m.rss,
+      peakRssPerInstance: Math.max(a.peakRssPerInstance, m.peakRss) }), { peakRss: 0, rss: 0, peakRssPerInstance: 0 }),
   };
 }

@@ -126,53 +126,118 @@ function numberVerificationSetup({ file, subscriberMsisdn, clientId }) {
   }
 }
 
-/** Starts our server and prepares the benchmark's client, subscriber and signed-in browser. */
-export async function startOurs({ distDir, serverCore, log, cpuProfDir = null, extraEnv = {} }) {
+/** The id_token algorithms of the alg scenarios (flowEs256, flowPs256, flowEdDsa): one client each, if the CLI takes it. */
+export const EXTRA_ALGS = ["ES256", "PS256", "EdDSA"];
+
+/**
+ * Starts our server and prepares the benchmark's client, subscriber and signed-in browser.
+ * - `database`: `{ kind: "sqlite" }` (default: a fresh file in .tmp/) or `{ kind: "postgresql", url }` (a fresh,
+ *   migrated database on the harness's throw-away cluster: bench/lib/postgres.mjs);
+ * - `workers`: the WORKERS variable (1: one process, no cluster primary);
+ * - `cores`: what taskset pins it to ("0", "0,1"; null: not pinned); defaults to serverCore;
+ * - `shareWith`: an instance already set up on the same database: this one reuses its clients, browser cookie,
+ *   secrets and issuer (the two instances behind nginx), and `issuer` sets the ISSUER both use;
+ * - `extraAlgs`: the algorithms whose alg-scenario clients to create (bench/run.mjs: those of the scenarios run).
+ */
+export async function startOurs({ distDir, serverCore, log, cpuProfDir = null, extraEnv = {}, database = { kind: "sqlite" },
+  workers = 1, cores, shareWith = null, issuer = null, name = "ours", label = "this service", extraAlgs = [] }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const { file, url } = freshDatabase();
+  const pg = database.kind === "postgresql";
+  const { file, url } = shareWith ? { file: shareWith.databaseFile, url: shareWith.env.DATABASE_URL }
+    : pg ? { file: null, url: database.url } : freshDatabase();
   const env = {
     ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: url, ISSUER: origin, PORT: String(port), LOG_LEVEL: "warn",
-    KEY_ENCRYPTION_SECRET: randomBytes(32).toString("base64url"), SUBJECT_SECRET: randomBytes(32).toString("base64url"),
+    DATABASE_URL: url, ISSUER: issuer ?? shareWith?.env.ISSUER ?? origin, PORT: String(port), LOG_LEVEL: "warn",
+    KEY_ENCRYPTION_SECRET: shareWith?.env.KEY_ENCRYPTION_SECRET ?? randomBytes(32).toString("base64url"),
+    SUBJECT_SECRET: shareWith?.env.SUBJECT_SECRET ?? randomBytes(32).toString("base64url"),
+    WORKERS: String(workers),
     ...extraEnv, // bench/ab.mjs: BENCH_AB_ENV_A / _B (e.g. METRICS=off), one server each
   };
   // node <next's bin> rather than the .bin shim: --cpu-prof is not allowed in NODE_OPTIONS.
-  const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "ours")}`] : [];
+  const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, name)}`] : [];
   // Always current with lib/, also with --no-build; BENCH_KEEP_BUNDLE=1 runs the bundle as it is
   // (bench/ab.mjs compares two builds).
-  if (!process.env.BENCH_KEEP_BUNDLE) bundleServer({ distDir });
+  if (!process.env.BENCH_KEEP_BUNDLE && !shareWith) bundleServer({ distDir });
   const serverBundle = path.join(root, distDir, "server.mjs");
-  const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
-    "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
-  // The private_key_jwt client of the key scenarios (flowKey, flowKeyDpop): the same options, keys instead of a secret.
-  const keyed = admin(env, ["client", "create", "--name", "BenchKeyApp", "--redirect-uri", REDIRECT_URI,
-    "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds", "--auth-method", "private_key_jwt",
-    "--jwks", JSON.stringify({ keys: [clientPublicJwk] })]);
-  admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
-  const browserId = signedInBrowser({ file, subscriberMsisdn: MSISDN, clientIds: [created.client_id, keyed.client_id],
-    scope: CLIENT_SCOPES.join(" ") });
-  numberVerificationSetup({ file, subscriberMsisdn: MSISDN, clientId: created.client_id });
+  let setup;
+  if (shareWith) setup = shareWith.setup;
+  else {
+    const created = admin(env, ["client", "create", "--name", "BenchApp", "--redirect-uri", REDIRECT_URI,
+      "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds"]);
+    // The private_key_jwt client of the key scenarios (flowKey, flowKeyDpop): the same options, keys instead of a secret.
+    const keyed = admin(env, ["client", "create", "--name", "BenchKeyApp", "--redirect-uri", REDIRECT_URI,
+      "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds", "--auth-method", "private_key_jwt",
+      "--jwks", JSON.stringify({ keys: [clientPublicJwk] })]);
+    // The alg scenarios: the same secret client with another id_token algorithm (issue 23's `--id-token-alg`);
+    // where this build's CLI refuses the flag, the scenario reports "not measured" with the CLI's answer.
+    const algClients = {};
+    const algRefused = {};
+    for (const alg of EXTRA_ALGS.filter((a) => extraAlgs.includes(a))) {
+      try {
+        const c = admin(env, ["client", "create", "--name", `Bench${alg}App`, "--redirect-uri", REDIRECT_URI,
+          "--scope", ...CLIENT_SCOPES, "--expires-in", "seconds", "--id-token-alg", alg]);
+        algClients[alg] = { id: c.client_id, secret: c.client_secret };
+      } catch (err) {
+        algRefused[alg] = `the admin CLI refused \`client create --id-token-alg ${alg}\` (${err.message.slice(0, 160)})`;
+      }
+    }
+    admin(env, ["subscriber", "create", "--msisdn", MSISDN, "--pin", PIN]);
+    const clientIds = [created.client_id, keyed.client_id, ...Object.values(algClients).map((c) => c.id)];
+    const browserId = pg
+      ? await signedInBrowserPg({ url, subscriberMsisdn: MSISDN, clientIds, scope: CLIENT_SCOPES.join(" ") })
+      : signedInBrowser({ file, subscriberMsisdn: MSISDN, clientIds, scope: CLIENT_SCOPES.join(" ") });
+    if (!pg) numberVerificationSetup({ file, subscriberMsisdn: MSISDN, clientId: created.client_id });
+    setup = { created, keyed, algClients, algRefused, browserId };
+  }
+  const { created, keyed, algClients, algRefused, browserId } = setup;
 
-  log(`starting our service on ${origin} (production server ${path.relative(root, serverBundle)}, ${distDir})…`);
+  const where = cores === undefined ? serverCore : cores;
+  log(`starting ${label} on ${origin} (${pg ? "PostgreSQL" : "SQLite"}, WORKERS=${workers}, `
+    + `${where === null ? "not pinned" : `core(s) ${where}`}, ${path.relative(root, serverBundle)})…`);
   // The production server's flags (scripts/server-node-flags.mjs), then BENCH_NODE_FLAGS (space-separated,
   // for trying others, e.g. --trace-gc).
   const extra = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-  const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, ...SERVER_NODE_FLAGS, ...extra, serverBundle]), {
+  const child = track(spawn(...pinned(where, process.execPath, [...prof, ...SERVER_NODE_FLAGS, ...extra, serverBundle]), {
     cwd: root, env: { ...env, HOST: "127.0.0.1" }, stdio: ["ignore", 2, 2], // its output on our stderr: stdout carries the report
   }));
   await waitHealthy(child, `${origin}/api/health`);
   const client = { id: created.client_id, secret: created.client_secret };
   return {
-    name: "ours", label: "this service", pid: child.pid, origin, env, databaseFile: file,
+    name, label, pid: child.pid, origin, env, databaseFile: file, database: pg ? "postgresql" : "sqlite", workers, setup,
     paths: { authorize: "/authorize", token: "/token", resource: "/premiuminfo",
       metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
-    client, refreshClient: client, keyClient: { id: keyed.client_id }, redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
-    msisdn: MSISDN, nv: { localAddress: NV_LOCAL_ADDRESS, scope: NV_SCOPE, verify: "/number-verification/v2/verify" },
+    client, refreshClient: client, keyClient: { id: keyed.client_id }, algClients, algRefused,
+    redirectUri: REDIRECT_URI, cookie: `op_browser=${browserId}`, browserId,
+    msisdn: MSISDN, nv: pg ? null : { localAddress: NV_LOCAL_ADDRESS, scope: NV_SCOPE, verify: "/number-verification/v2/verify" },
     flowScope: "openid mc_identity_phonenumber", refreshScope: "openid mc_identity_phonenumber offline_access",
     async stop() {
       await stopChild(child);
-      for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
+      if (file && !shareWith) for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });
     },
   };
+}
+
+/** signedInBrowser on PostgreSQL (the same two rows, through node-postgres). */
+async function signedInBrowserPg({ url, subscriberMsisdn, clientIds, scope }) {
+  const { default: pgLib } = await import("pg");
+  const browserId = randomBytes(32).toString("base64url");
+  const browserIdHash = createHash("sha256").update(browserId).digest("base64url");
+  const c = new pgLib.Client({ connectionString: url });
+  await c.connect();
+  const ts = (ms) => new Date(ms).toISOString().replace("Z", ""); // TIMESTAMP(3) in UTC, as Prisma writes it
+  try {
+    const { rows: [{ id: subscriberId }] } = await c.query(`SELECT id FROM "Subscriber" WHERE msisdn = $1`, [subscriberMsisdn]);
+    const now = Date.now();
+    await c.query(`INSERT INTO "Session" (id, "browserIdHash", "subscriberId", "authTime", acr, amr, "createdAt", "expiresAt", "endedAt")
+      VALUES ($1, $2, $3, $4, '3', 'otp sms pin', $5, $6, NULL)`,
+    [randomBytes(16).toString("base64url"), browserIdHash, subscriberId, ts(now - 1000), ts(now), ts(now + 86_400_000)]);
+    for (const clientId of clientIds) {
+      await c.query(`INSERT INTO "Grant" (id, "subscriberId", "clientId", scope, "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6)`,
+        [randomUUID(), subscriberId, clientId, scope, ts(now), ts(now)]);
+    }
+  } finally {
+    await c.end();
+  }
+  return browserId;
 }

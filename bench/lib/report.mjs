@@ -1,4 +1,5 @@
 // The Markdown report printed on stdout and written to latest.md.
+import { renderIssue23Sections } from "./report-sections.mjs";
 const fmtRate = (s) => (s ? `${Math.round(s.median).toLocaleString("en")} (${Math.round(s.min).toLocaleString("en")}–${Math.round(s.max).toLocaleString("en")})` : "–");
 const fmtMs = (s) => (s ? `${s.median.toFixed(2)} (${s.min.toFixed(2)}–${s.max.toFixed(2)})` : "–");
 const fmtRatio = (x) => (x === null || x === undefined ? "–" : `${x.toFixed(2)}×`);
@@ -16,7 +17,9 @@ export function renderMarkdown(r) {
   L.push(`Load average at start ${m.loadavgStart.map((x) => x.toFixed(2)).join(" ")}, at end ${m.loadavgEnd?.map((x) => x.toFixed(2)).join(" ") ?? "–"}.`);
   L.push(`Pinning: ${r.pinning.description}.`);
   L.push(`Points: ${r.options.durationMs / 1000} s each after ${r.options.warmupMs / 1000} s warm-up, ${r.options.repeats} repeat(s); `
-    + `figures are median (min–max) over repeats. Our data: SQLite (WAL, synchronous=NORMAL), durable; theirs: in-memory adapter.`);
+    + `figures are median (min–max) over repeats. Our data: SQLite (WAL, synchronous=NORMAL), durable; theirs (the peer): `
+    + `node-oidc-provider with an O(1) in-memory adapter (bench/oidc-provider-server.mjs), nothing durable`
+    + `${r.servers.theirsDefault ? "; \"theirs (default adapter)\": the library's default MemoryAdapter" : ""}.`);
   if (r.options.quick) L.push("", "**Quick (smoke) run: figures are indicative only.**");
   const b = r.bound;
   L.push("", `**Physical bound**: ${Math.round(b.perSecond).toLocaleString("en")} RS256 signatures/s on one core (jose SignJWT, `
@@ -29,20 +32,23 @@ export function renderMarkdown(r) {
     + "comparing each side's median over the whole run would mix different machine speeds.");
 
   if (r.targets?.length) {
-    L.push("", "## Targets (issue 9)", "", "| target | measured | status |", "|---|---|---|");
+    L.push("", "## Targets (issue 23; concurrency 8, one core each, the peer with the O(1) adapter)", "", "| target | measured | status |", "|---|---|---|");
     for (const t of r.targets) L.push(`| ${t.target} | ${t.measured} | ${t.status === "met" ? "met" : `**${t.status}**`} |`);
   }
 
   for (const [name, sc] of Object.entries(r.scenarios)) {
     L.push("", `## ${sc.title}`, "");
-    L.push(`| concurrency | ours ${sc.unit} | theirs ${sc.unit} | ours/theirs | ours ÷ bound | theirs ÷ bound | client ceiling | errors ours/theirs |`);
-    L.push("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    const dflt = sc.points.some((p) => p.theirsDefault);
+    L.push(`| concurrency | ours ${sc.unit} | theirs ${sc.unit} | ours/theirs | ours ÷ bound | theirs ÷ bound | client ceiling | errors ours/theirs |`
+      + `${dflt ? " theirs (default adapter) | ours/theirs (default adapter) |" : ""}`);
+    L.push(`|---:|---:|---:|---:|---:|---:|---:|---:|${dflt ? "---:|---:|" : ""}`);
     for (const p of sc.points) {
       const range = (r, f) => (r ? ` (${f(r[0])}–${f(r[1])})` : "");
       const pct = (x) => `${(x * 100).toFixed(1)}`;
       L.push(`| ${p.concurrency} | ${fmtRate(p.ours?.summary.rate)} | ${fmtRate(p.theirs?.summary.rate)} | ${fmtRatio(p.ratio)}${range(p.ratioRange, (x) => x.toFixed(2))} | `
         + `${fmtPct(p.fractionOfBound.ours)}${range(p.fractionOfBoundRange?.ours, pct)} | ${fmtPct(p.fractionOfBound.theirs)}${range(p.fractionOfBoundRange?.theirs, pct)} | ${fmtRate(p.null?.summary.rate)} | `
-        + `${p.ours?.summary.errors ?? "–"}/${p.theirs?.summary.errors ?? "–"} |`);
+        + `${p.ours?.summary.errors ?? "–"}/${p.theirs?.summary.errors ?? "–"} |`
+        + `${dflt ? ` ${fmtRate(p.theirsDefault?.summary.rate)} | ${fmtRatio(p.ratioDefault)}${range(p.ratioDefaultRange, (x) => x.toFixed(2))} |` : ""}`);
     }
     const whole = sc.iterationLabel ?? (name.startsWith("flow") ? "flow" : "request");
     L.push("", `Latency in ms, median (min–max) over repeats; "${whole}" is the whole iteration.`, "");
@@ -65,9 +71,12 @@ export function renderMarkdown(r) {
     }
   }
 
+  renderIssue23Sections(r, L);
+
   L.push("", "## Servers", "");
   for (const s of Object.values(r.servers)) {
-    L.push(`- **${s.label}**: peak RSS of the process tree ${mb(s.peakRss)} (VmHWM summed over ${s.processes ?? "?"} process(es)). ${s.notes ?? ""}`.trim());
+    L.push(`- **${s.label}**: peak RSS of the process tree ${mb(s.peakRss)} (VmHWM summed over ${s.processes ?? "?"} process(es)`
+      + `${s.restarts ? `; the largest of its ${s.restarts + 1} processes` : ""}). ${s.notes ?? ""}`.trim());
   }
   if (r.queries) {
     L.push("", "## Statements per request (ours)", "");

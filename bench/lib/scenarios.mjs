@@ -183,6 +183,31 @@ async function verifyNumber(http, t, accessToken) {
 let runId = 0;
 
 /**
+ * The full flow of the client whose id_tokens are signed with `alg` (issue 23: ES256 beside RS256; PS256 and EdDSA
+ * optional). Ours: a client created with the admin CLI's `--id-token-alg` (bench/lib/ours.mjs); theirs: a client
+ * with `id_token_signed_response_alg` and a key of that algorithm in its JWKS. The probe runs one untimed flow and
+ * checks the id_token's header: where the CLI refused the flag, or the token is signed otherwise, the scenario is
+ * "not measured" with the reason.
+ */
+function algFlow(alg, tag) {
+  const base = fullFlow({
+    title: `Full flow, id_token signed with ${alg} (authorize → token → premium info)`, client: (t) => t.algClients?.[alg], tag,
+  });
+  return {
+    ...base, alg,
+    async probe(http, t) {
+      const client = t.algClients?.[alg];
+      if (!client) throw new Error(t.algRefused?.[alg] ?? `no ${alg} client`);
+      if (!client.basic) client.basic = `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`;
+      const code = await authorizeForSetup(http, t, { client, scope: t.flowScope, state: `p${tag}`, nonce: `p${tag}` });
+      const tokens = await redeem(http, t, client, code);
+      const header = JSON.parse(Buffer.from(tokens.id_token.split(".")[0], "base64url").toString());
+      if (header.alg !== alg) throw new Error(`the id_token is signed with ${header.alg}, not ${alg}`);
+    },
+  };
+}
+
+/**
  * The scenarios. `steps` names the timed steps of one iteration; `setup` runs (untimed) before a point
  * for each worker; `iterate` does one iteration and pushes each step's milliseconds into `times`.
  */
@@ -196,6 +221,9 @@ export const SCENARIOS = {
     title: "Full flow, private_key_jwt client (authorize → token with an ES256 client assertion → premium info)",
     client: (t) => t.keyClient, tag: "fk",
   }),
+  flowEs256: algFlow("ES256", "fe"),
+  flowPs256: algFlow("PS256", "fp"),
+  flowEdDsa: algFlow("EdDSA", "fed"),
   flowKeyDpop: fullFlow({
     title: "Full flow, private_key_jwt client with DPoP (token with an assertion and a proof → premium info with a proof)",
     client: (t) => t.keyClient, tag: "fkd", dpop: true,

@@ -17,6 +17,14 @@ export function summarizeRepeats(repeats, steps) {
     // server was not scheduled), the figure to compare on a noisy machine.
     serverCpuMsPerIteration: pick((r) => (r.rate ? (r.serverCpu / r.rate) * 1000 : null)),
     clientCpu: pick((r) => r.clientCpu),
+    clientCpuMsPerIteration: pick((r) => (r.rate ? (r.clientCpu / r.rate) * 1000 : null)),
+    // The processes the server relies on (PostgreSQL, nginx): CPU ms per iteration, each.
+    sideCpuMsPerIteration: repeats[0]?.sideCpu ? Object.fromEntries(Object.keys(repeats[0].sideCpu)
+      .map((k) => [k, pick((r) => (r.rate ? (r.sideCpu[k] / r.rate) * 1000 : null))])) : undefined,
+    // Statements the database server executed per iteration over the point (pg_stat_statements).
+    statementsPerIteration: repeats[0]?.statements ? pick((r) => (r.completed ? r.statements.total / r.completed : null)) : undefined,
+    statementsByKind: repeats.at(-1)?.statements?.byKind,
+    peakRssPerInstance: Math.max(0, ...repeats.map((r) => r.memory?.peakRssPerInstance ?? r.memory?.peakRss ?? 0)),
     completed: repeats.reduce((n, r) => n + (r.completed ?? 0), 0),
     errors: repeats.reduce((n, r) => n + (r.errors ?? 0), 0),
     errorSamples: [...new Set(repeats.flatMap((r) => r.errorSamples ?? []))].slice(0, 5),
@@ -38,6 +46,8 @@ export function compare(point, boundPerSecond) {
     return r.length ? spread(r) : null;
   };
   const ratio = ours.length && ours.length === theirs.length ? paired(ours, theirs) : null;
+  const theirsDefault = point.theirsDefault?.repeats ?? [];
+  const ratioDefault = ours.length && ours.length === theirsDefault.length ? paired(ours, theirsDefault) : null;
   const oursFrac = bounds.length === ours.length && ours.length ? paired(ours, bounds) : null;
   const theirsFrac = bounds.length === theirs.length && theirs.length ? paired(theirs, bounds) : null;
   const o = point.ours?.summary?.rate?.median;
@@ -45,6 +55,8 @@ export function compare(point, boundPerSecond) {
   return {
     ratio: ratio?.median ?? (o && t ? o / t : null),
     ratioRange: ratio ? [ratio.min, ratio.max] : null,
+    ratioDefault: ratioDefault?.median ?? null,
+    ratioDefaultRange: ratioDefault ? [ratioDefault.min, ratioDefault.max] : null,
     fractionOfBound: {
       ours: oursFrac?.median ?? (o && boundPerSecond ? o / boundPerSecond : null),
       theirs: theirsFrac?.median ?? (t && boundPerSecond ? t / boundPerSecond : null),

@@ -25,16 +25,50 @@ async function browse(http, origin, url, jar) {
   throw new Error("too many redirects while establishing the oidc-provider session");
 }
 
-/** Starts oidc-provider pinned to the server core and signs the benchmark subscriber in. */
-export async function startTheirs({ serverCore, log, cpuProfDir = null }) {
+const ALG_CLIENTS = { ES256: "bench-es256", PS256: "bench-ps256", EdDSA: "bench-eddsa" };
+
+/**
+ * Starts oidc-provider pinned to the server core and signs the benchmark subscriber in. `adapter`: "fast" (the peer:
+ * the O(1) in-memory adapter of bench/oidc-provider-server.mjs) or "default" (the library's MemoryAdapter, the
+ * second labelled server). `restart()` replaces the process by a fresh one (bench/run.mjs does it before every
+ * scenario, so its in-process token store holds one scenario's tokens, as Redis would hold them outside the heap).
+ */
+export async function startTheirs({ serverCore, log, cpuProfDir = null, adapter = "fast" }) {
+  const first = await spawnTheirs({ serverCore, log, cpuProfDir, adapter });
+  const target = {
+    name: adapter === "fast" ? "theirs" : "theirsDefault",
+    label: adapter === "fast" ? "node-oidc-provider 9 (O(1) in-memory adapter)" : "node-oidc-provider 9 (default adapter)",
+    paths: { authorize: "/auth", token: "/token", resource: "/me", metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
+    client: { id: "bench", secret: first.secret }, refreshClient: { id: "bench-refresh", secret: first.secret },
+    keyClient: { id: "bench-key" },
+    algClients: Object.fromEntries(Object.entries(ALG_CLIENTS).map(([alg, id]) => [alg, { id, secret: first.secret }])),
+    redirectUri: REDIRECT_URI, flowScope: SCOPE, refreshScope: SCOPE,
+    restarts: 0,
+    ...first.fields,
+    async signIn(clientId) {
+      this.cookie = await this.signInWith([clientId]);
+    },
+    async restart() {
+      await stopChild(this.child);
+      const next = await spawnTheirs({ serverCore, log, cpuProfDir, adapter, secret: first.secret });
+      Object.assign(this, next.fields);
+      this.restarts++;
+    },
+    stop() {
+      return stopChild(this.child);
+    },
+  };
+  return target;
+}
+
+async function spawnTheirs({ serverCore, log, cpuProfDir, adapter, secret = randomBytes(32).toString("base64url") }) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const secret = randomBytes(32).toString("base64url");
-  log(`starting node-oidc-provider on ${origin}…`);
+  log(`starting node-oidc-provider (${adapter} adapter) on ${origin}…`);
   const prof = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir, "theirs")}`] : [];
   const child = track(spawn(...pinned(serverCore, process.execPath, [...prof, path.join(root, "bench", "oidc-provider-server.mjs"),
     String(port), secret]), { cwd: root, stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, NODE_ENV: "production", BENCH_CLIENT_JWK: JSON.stringify(clientPublicJwk) } }));
+      env: { ...process.env, NODE_ENV: "production", BENCH_PEER_ADAPTER: adapter, BENCH_CLIENT_JWK: JSON.stringify(clientPublicJwk) } }));
   // Its start-up warnings (runtime version, in-memory adapter) are expected; anything else is shown.
   child.stderr.on("data", (d) => {
     const text = String(d).split("\n").filter((l) => l && !/^oidc-provider WARNING|in-memory adapter|quick start/.test(l));
@@ -59,16 +93,6 @@ export async function startTheirs({ serverCore, log, cpuProfDir = null }) {
     // Only the session cookies matter from now on (the interaction cookies are spent).
     return jar.split("; ").filter((c) => c.startsWith("_session")).join("; ");
   };
-  const cookie = await signIn(["bench", "bench-refresh", "bench-key"]);
-  return {
-    name: "theirs", label: "node-oidc-provider 9", pid: child.pid, origin,
-    paths: { authorize: "/auth", token: "/token", resource: "/me", metadata: "/.well-known/openid-configuration", jwks: "/jwks" },
-    client: { id: "bench", secret }, refreshClient: { id: "bench-refresh", secret }, keyClient: { id: "bench-key" },
-    redirectUri: REDIRECT_URI, cookie,
-    flowScope: SCOPE, refreshScope: SCOPE,
-    async signIn(clientId) {
-      this.cookie = await signIn([clientId]);
-    },
-    stop: () => stopChild(child),
-  };
+  const cookie = await signIn(["bench", "bench-refresh", "bench-key", ...Object.values(ALG_CLIENTS)]);
+  return { secret, fields: { child, pid: child.pid, origin, cookie, signInWith: signIn } };
 }

@@ -4,9 +4,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
-// A tiny run of `npm run bench` (issue 9) so the harness cannot rot: both servers, every scenario,
-// concurrency 1, one short repeat, on the build the test run already made (no rebuild). Only the
-// shape and sanity of the result are checked; timings are never asserted.
+// A tiny run of `npm run bench` (issues 9 and 23) so the harness cannot rot: both servers, every default scenario,
+// concurrency 1, one short repeat, on the build the test run already made (no rebuild), with the profile, the
+// workers point and the PostgreSQL points (when PostgreSQL is installed). Only the shape and sanity of the result are
+// checked; timings are never asserted.
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const tmp = path.join(root, "bench", "results", "tmp"); // git-ignored
 mkdirSync(tmp, { recursive: true });
@@ -60,8 +61,39 @@ describe("npm run bench (smoke)", () => {
 
     expect(stdout).toContain("## Full flow");
     expect(stdout).toContain("ours/theirs");
+    expect(result.servers.theirs.label).toContain("O(1) in-memory adapter");
+
+    // ES256 beside RS256: measured on both, or "not measured" with the reason (a build whose admin CLI has no
+    // --id-token-alg), never counted as errors.
+    const es = result.scenarios.flowEs256;
+    expect(es.points[0].theirs.summary.completed).toBeGreaterThan(0);
+    if (!es.points[0].ours) expect(result.notes.join("\n")).toMatch(/ES256.*not measured on this service/s);
+
+    // The profile of our server, grouped.
+    expect(result.profile.groups.map((g: { name: string }) => g.name)).toEqual(["HTTP parse/write", "handlers", "SQLite", "signature",
+      "JSON/JWT assembly", "GC", "other"]);
+    expect(result.profile.busyUs).toBeGreaterThan(0);
+    expect(stdout).toContain("## Where our server's CPU goes");
+
+    // Workers: either a cluster build measured with 1 and 2 workers, or said not to be one.
+    expect(typeof result.workers.cluster).toBe("boolean");
+    if (result.workers.cluster) expect(result.workers.points.flow.ours2w.summary.completed).toBeGreaterThan(0);
+    else expect(result.workers.reason).toMatch(/not a cluster build/);
+    expect(stdout).toContain("## Workers");
+
+    // PostgreSQL: one instance and two behind nginx, or skipped with the reason.
+    if (result.postgres.skipped) expect(result.postgres.skipped).toMatch(/not installed/);
+    else {
+      const one = result.postgres.single.points.flow.oursPg.summary;
+      expect(one.completed).toBeGreaterThan(0);
+      expect(one.sideCpuMsPerIteration.postgres.median).toBeGreaterThanOrEqual(0);
+      if (result.postgres.statementsCounted) expect(one.statementsPerIteration.median).toBeGreaterThan(0);
+      if (!result.postgres.pair.skipped) expect(result.postgres.pair.points.flow.oursPgPair.summary.completed).toBeGreaterThan(0);
+      expect(stdout).toContain("## PostgreSQL beside SQLite");
+    }
+    expect(stdout).toContain("## Sizing");
     expect(readFileSync(path.join(outDir, "latest.md"), "utf8")).toBe(stdout);
-  }, 180_000);
+  }, 420_000);
 
   it("bench/tail-anatomy.mjs: every flow kept, and the server's own GC and stall record read back", async () => {
     const { code, stdout, stderr } = await runHarness(["1", "2"], "tail-anatomy.mjs");
