@@ -47,7 +47,8 @@ const { normaliseMsisdnOrThrow } = await import("../lib/subscribers/normalise-ms
 const { listKeys } = await import("../lib/keys/list-keys");
 const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { unpublishKey } = await import("../lib/keys/unpublish-key"); // console (issue 22)
-const { getActiveKey } = await import("../lib/keys/key-store");
+const { getActiveKey, SIGNING_ALGS } = await import("../lib/keys/key-store");
+type SigningAlg = import("../lib/keys/key-store").SigningAlg;
 const { encryptMsisdn } = await import("../lib/oauth/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
 const { recordAuditEvent } = await import("../lib/audit/record-audit-event");
@@ -604,13 +605,16 @@ keyGroup.command("list").description("list keys (public facts only)").action(act
   };
 }));
 
-keyGroup.command("rotate").description("activate the published next key, retire the active one, publish a new next")
+keyGroup.command("rotate")
+  .description("activate the published next key, retire the active one, publish a new next (every sig alg, or --alg)")
   .addOption(new Option("--use <use>", "which key").choices(["sig", "enc"]).default("sig"))
-  .action(act(async (o: { use: "sig" | "enc" }) => {
-    const r = await rotateKeys({ use: o.use });
+  .addOption(new Option("--alg <alg>", "only this signing algorithm's key (sig; default: all of them)").choices([...SIGNING_ALGS]))
+  .action(act(async (o: { use: "sig" | "enc"; alg?: SigningAlg }) => {
+    const { rotated } = await rotateKeys({ use: o.use, alg: o.alg });
     return {
-      json: { use: o.use, activated: r.activated, retired: r.retired, next: r.next },
-      text: [`Rotated ${o.use} key: ${r.activated} active, ${r.retired} retired (still published until tokens expire), ${r.next} next.`],
+      json: { use: o.use, rotated: rotated.map(({ alg, activated, retired, next }) => ({ alg, activated, retired, next })) },
+      text: rotated.map((r) => `Rotated ${o.use === "sig" ? `sig ${r.alg}` : "enc"} key: ${r.activated} active, ${r.retired} retired `
+        + `(still published until tokens expire), ${r.next} next.`),
     };
   }));
 
