@@ -45,8 +45,11 @@ export interface RegisteredClient {
   backchannelUserCodeParameter: boolean;
   /** The operator lets it name a data session (`ipport:`) in CIBA and JWT-bearer (docs/network-authentication.md). */
   networkHintsAllowed: boolean;
-  /** OIDC Registration §2 `id_token_signed_response_alg`: the id_token's (and logout token's) alg; RS256 by default. */
-  idTokenSignedResponseAlg: SigningAlg;
+  /**
+   * OIDC Registration §2 `id_token_signed_response_alg`: the id_token's (and logout token's) alg; RS256 by default.
+   * Always set by toRegisteredClient; optional only so hand-built records (test fixtures) mean RS256.
+   */
+  idTokenSignedResponseAlg?: SigningAlg;
 }
 
 const words = (value: string) => value.split(" ").filter(Boolean);
