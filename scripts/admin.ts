@@ -47,7 +47,8 @@ const { normaliseMsisdnOrThrow } = await import("../lib/subscribers/normalise-ms
 const { listKeys } = await import("../lib/keys/list-keys");
 const { rotateKeys } = await import("../lib/keys/rotate-keys");
 const { unpublishKey } = await import("../lib/keys/unpublish-key"); // console (issue 22)
-const { getActiveKey } = await import("../lib/keys/key-store");
+const { getActiveKey, SIGNING_ALGS } = await import("../lib/keys/key-store");
+type SigningAlg = import("../lib/keys/key-store").SigningAlg;
 const { encryptMsisdn } = await import("../lib/oauth/hints/encr-msisdn");
 const { rememberPairwiseSubject } = await import("../lib/subjects/pairwise-subject");
 const { recordAuditEvent } = await import("../lib/audit/record-audit-event");
@@ -88,6 +89,7 @@ const clientView = (c: ClientRecord) => ({
   backchannel_authentication_request_signing_alg: c.backchannelAuthRequestSigningAlg,
   backchannel_user_code_parameter: c.backchannelUserCodeParameter,
   network_hints_allowed: c.networkHintsAllowed, // network-based authentication (issue 21)
+  id_token_signed_response_alg: c.idTokenSignedResponseAlg, // issue 23, docs/keys.md
   created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
 });
 const subscriberView = (s: SubscriberRecord) => ({
@@ -169,6 +171,9 @@ const expiresIn = () =>
   new Option("--expires-in <format>", "token response expires_in: timestamp (interface) or seconds (RFC 6749); default: the profile's (seconds "
     + "for oidc, timestamp for mobile-connect)")
     .choices(["timestamp", "seconds"]);
+const idTokenAlgOption = () => // issue 23 (docs/keys.md): the service signs with its own key of this algorithm
+  new Option("--id-token-alg <alg>", "id_token_signed_response_alg: the algorithm of its id tokens and logout tokens")
+    .choices([...SIGNING_ALGS]);
 const profileOption = () =>
   new Option("--profile <profile>", "rules the client is held to: oidc (OpenID Connect Core: nonce optional, state "
     + "optional with PKCE S256, expires_in in seconds) or mobile-connect (the interface as written: nonce and state "
@@ -285,6 +290,7 @@ cibaOptions(securityOptions(clientGroup.command("create"), false), false) // iss
   .requiredOption("--scope <scope...>", "allowed scope (repeatable; must include openid)")
   .addOption(profileOption().default("oidc"))
   .addOption(expiresIn())
+  .addOption(idTokenAlgOption().default("RS256"))
   .option("--public", "public client: no secret, PKCE S256 required")
   .option("--post-logout-redirect-uri <uri...>", "post-logout redirect URI (repeatable)")
   .option("--sector-identifier <host>", "pairwise sector (default: host of the redirect URIs)")
@@ -293,11 +299,13 @@ cibaOptions(securityOptions(clientGroup.command("create"), false), false) // iss
   .action(act(async (o: {
     name: string; redirectUri: string[]; scope: string[]; profile: "oidc" | "mobile-connect";
     expiresIn?: "timestamp" | "seconds"; public?: boolean; postLogoutRedirectUri?: string[]; sectorIdentifier?: string;
+    idTokenAlg: SigningAlg;
   } & LogoutOptions & SecurityOptions & CibaOptions) => {
     logoutChanges(o); // logout (issue 18): refused before the client exists
     const { client: c, clientSecret } = await createClient({
       name: o.name, redirectUris: o.redirectUri, scopes: o.scope, profile: o.profile, expiresInFormat: o.expiresIn,
       isPublic: o.public ?? false, postLogoutRedirectUris: o.postLogoutRedirectUri, sectorIdentifier: o.sectorIdentifier,
+      idTokenSignedResponseAlg: o.idTokenAlg, // issue 23
       ...securityChanges(o), // issue 19
       ...cibaChanges(o), // CIBA (issue 20)
     });
@@ -315,7 +323,8 @@ clientGroup.command("list").description("list clients").action(act(async () => {
   return {
     json: { clients: all.map(clientView) },
     text: all.length
-      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  ${c.allowedScopes.join(" ")}`)
+      ? all.map((c) => `${c.id}  ${c.name}  ${c.status}${c.isPublic ? " public" : ""}  ${c.profile}  ${c.expiresInFormat}  `
+        + `${c.idTokenSignedResponseAlg}  ${c.allowedScopes.join(" ")}`)
       : ["No clients."],
   };
 }));
@@ -366,13 +375,15 @@ cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true)
   .description("change a client's options")
   .addOption(profileOption())
   .addOption(expiresIn())
+  .addOption(idTokenAlgOption())
   .addOption(new Option("--status <status>", "active or disabled").choices(["active", "disabled"]))
   .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
   .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: {
     profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
+    idTokenAlg?: SigningAlg;
   } & LogoutOptions & SecurityOptions & CibaOptions) => {
-    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, ...securityChanges(o),
+    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, idTokenSignedResponseAlg: o.idTokenAlg, ...securityChanges(o),
       ...cibaChanges(o) }; // CIBA (issue 20)
     const logoutOnly = (Object.values(logoutChanges(o)).some((v) => v !== undefined) || o.status !== undefined)
       && Object.values(changes).every((v) => v === undefined);
@@ -604,13 +615,16 @@ keyGroup.command("list").description("list keys (public facts only)").action(act
   };
 }));
 
-keyGroup.command("rotate").description("activate the published next key, retire the active one, publish a new next")
+keyGroup.command("rotate")
+  .description("activate the published next key, retire the active one, publish a new next (every sig alg, or --alg)")
   .addOption(new Option("--use <use>", "which key").choices(["sig", "enc"]).default("sig"))
-  .action(act(async (o: { use: "sig" | "enc" }) => {
-    const r = await rotateKeys({ use: o.use });
+  .addOption(new Option("--alg <alg>", "only this signing algorithm's key (sig; default: all of them)").choices([...SIGNING_ALGS]))
+  .action(act(async (o: { use: "sig" | "enc"; alg?: SigningAlg }) => {
+    const { rotated } = await rotateKeys({ use: o.use, alg: o.alg });
     return {
-      json: { use: o.use, activated: r.activated, retired: r.retired, next: r.next },
-      text: [`Rotated ${o.use} key: ${r.activated} active, ${r.retired} retired (still published until tokens expire), ${r.next} next.`],
+      json: { use: o.use, rotated: rotated.map(({ alg, activated, retired, next }) => ({ alg, activated, retired, next })) },
+      text: rotated.map((r) => `Rotated ${o.use === "sig" ? `sig ${r.alg}` : "enc"} key: ${r.activated} active, ${r.retired} retired `
+        + `(still published until tokens expire), ${r.next} next.`),
     };
   }));
 

@@ -2,6 +2,7 @@ import { SUPPORTED_SCOPES } from "../oauth/scopes";
 import { isNetworkApiScope, isPurposeScope } from "../network-apis/camara-scopes";
 import { AdminError } from "../admin/admin-error";
 import { CLIENT_PROFILES, type ClientProfile } from "./client-profile";
+import { isSigningAlg, SIGNING_ALGS, type SigningAlg } from "../keys/key-store";
 
 // Validation of operator input for client registration. Every failure is one AdminError line.
 
@@ -25,6 +26,18 @@ export function checkProfile(profile: string): ClientProfile {
     throw new AdminError(`profile must be one of ${CLIENT_PROFILES.join(", ")}`);
   }
   return profile as ClientProfile;
+}
+
+/**
+ * The id_token signing algorithm (`id_token_signed_response_alg`): RS256, PS256, ES256 or EdDSA, each signed with the
+ * service's own key of that algorithm (lib/keys/key-store.ts). `none` (unsigned) is never accepted.
+ */
+export function checkIdTokenAlg(alg: string): SigningAlg {
+  if (!isSigningAlg(alg)) {
+    throw new AdminError(`id_token_signed_response_alg must be one of ${SIGNING_ALGS.join(", ")}`
+      + (alg === "none" ? " (unsigned ID tokens are not issued)" : ""));
+  }
+  return alg;
 }
 
 /**

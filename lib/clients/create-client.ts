@@ -3,7 +3,9 @@ import { markSecretVerified } from "../security/verified-client-secret";
 import { hashSecret, randomToken } from "../crypto";
 import { AdminError } from "../admin/admin-error";
 import { isUniqueViolation } from "../store/is-unique-violation";
-import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "./client-fields";
+import {
+  checkClientName, checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier,
+} from "./client-fields";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
@@ -21,6 +23,8 @@ export interface CreateClientInput extends ClientSecurityInput {
   isPublic?: boolean;
   postLogoutRedirectUris?: readonly string[];
   sectorIdentifier?: string;
+  /** `id_token_signed_response_alg`: RS256 (the default), PS256, ES256 or EdDSA. */
+  idTokenSignedResponseAlg?: string;
   /** Fixed credentials, for the documented demo client only; otherwise both are generated. */
   fixedCredentials?: { clientId: string; clientSecret: string };
   /** `dynamic` for clients created by the registration endpoint (RFC 7591). */
@@ -46,6 +50,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   const sectorIdentifier = resolveSectorIdentifier(urls, input.sectorIdentifier);
   const isPublic = input.isPublic ?? false;
   const profile = checkProfile(input.profile ?? DEFAULT_PROFILE);
+  const idTokenSignedResponseAlg = checkIdTokenAlg(input.idTokenSignedResponseAlg ?? "RS256");
   const security = await securityColumns(input);
   const keyOnly = security.tokenEndpointAuthMethod === "private_key_jwt";
   checkSecurityRules({
@@ -75,6 +80,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
         allowedScopes: scopes.join(" "),
         profile,
         expiresInFormat: input.expiresInFormat ?? defaultExpiresInFormat(profile),
+        idTokenSignedResponseAlg,
         ...security,
         registeredBy: input.registeredBy ?? "admin",
         registrationAccessTokenHash: input.registrationAccessTokenHash ?? null,

@@ -1,6 +1,7 @@
 import type { Client } from "@prisma/client";
 import { db } from "../db";
 import type { JSONWebKeySet } from "jose";
+import { isSigningAlg, SIGNING_ALG, type SigningAlg } from "../keys/key-store";
 import { toClientProfile, type ClientProfile } from "./client-profile";
 import { toAuthMethod, type ClientAuthMethod, type ClientGrantType } from "./client-security";
 
@@ -44,6 +45,11 @@ export interface RegisteredClient {
   backchannelUserCodeParameter: boolean;
   /** The operator lets it name a data session (`ipport:`) in CIBA and JWT-bearer (docs/network-authentication.md). */
   networkHintsAllowed: boolean;
+  /**
+   * OIDC Registration §2 `id_token_signed_response_alg`: the id_token's (and logout token's) alg; RS256 by default.
+   * Always set by toRegisteredClient; optional only so hand-built records (test fixtures) mean RS256.
+   */
+  idTokenSignedResponseAlg?: SigningAlg;
 }
 
 const words = (value: string) => value.split(" ").filter(Boolean);
@@ -96,6 +102,7 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     backchannelAuthRequestSigningAlg: row.backchannelAuthRequestSigningAlg,
     backchannelUserCodeParameter: row.backchannelUserCodeParameter,
     networkHintsAllowed: row.networkHintsAllowed,
+    idTokenSignedResponseAlg: isSigningAlg(row.idTokenSignedResponseAlg) ? row.idTokenSignedResponseAlg : SIGNING_ALG,
   };
 }
 

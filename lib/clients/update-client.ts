@@ -3,7 +3,7 @@ import { AdminError } from "../admin/admin-error";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { defaultExpiresInFormat, type ClientProfile } from "./client-profile";
-import { checkProfile, checkRedirectUri, checkScopes } from "./client-fields";
+import { checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes } from "./client-fields";
 import { checkSecurityRules, securityColumns, toAuthMethod, type ClientSecurityInput } from "./client-security";
 
 export interface ClientChanges extends ClientSecurityInput {
@@ -22,6 +22,8 @@ export interface ClientChanges extends ClientSecurityInput {
   postLogoutRedirectUris?: readonly string[];
   /** Allowed scopes (openid among them). */
   scopes?: readonly string[];
+  /** `id_token_signed_response_alg`: RS256, PS256, ES256 or EdDSA (new id_tokens and logout tokens use it). */
+  idTokenSignedResponseAlg?: string;
 }
 
 /**
@@ -32,8 +34,9 @@ export interface ClientChanges extends ClientSecurityInput {
 export async function updateClient({ clientId, changes }: { clientId: string; changes: ClientChanges }): Promise<ClientRecord> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ClientChanges;
   if (Object.keys(given).length === 0) throw new AdminError("nothing to change");
-  const { profile, expiresInFormat, redirectUris, postLogoutRedirectUris, scopes, ...securityInput } = given;
+  const { profile, expiresInFormat, redirectUris, postLogoutRedirectUris, scopes, idTokenSignedResponseAlg, ...securityInput } = given;
   const data: Record<string, unknown> = { ...(await securityColumns(securityInput)) };
+  if (idTokenSignedResponseAlg !== undefined) data.idTokenSignedResponseAlg = checkIdTokenAlg(idTokenSignedResponseAlg);
   if (redirectUris !== undefined) {
     const unique = [...new Set(redirectUris)];
     if (unique.length === 0) throw new AdminError("at least one redirect URI is required");

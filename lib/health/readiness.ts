@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { config } from "../config";
 import { db } from "../db";
-import { getActiveKey } from "../keys/key-store";
+import { getActiveKey, SIGNING_ALGS } from "../keys/key-store";
 import { pingDatabase } from "../maintenance/ping-database";
 
 /** One readiness check's result: `ok`, or `fail` with a short reason (never an error message from a driver). */
@@ -52,8 +52,10 @@ async function checkDatabase(): Promise<CheckResult> {
 
 async function checkKeys(): Promise<CheckResult> {
   try {
-    const key = await getActiveKey("sig");
-    return key ? { status: "ok" } : { status: "fail", reason: "no active signing key" };
+    // Every client algorithm must be signable (lib/keys/key-store.ts: one active key per alg), from the cached set.
+    const keys = await Promise.all(SIGNING_ALGS.map((alg) => getActiveKey("sig", alg)));
+    const missing = SIGNING_ALGS.filter((_, i) => !keys[i]);
+    return missing.length === 0 ? { status: "ok" } : { status: "fail", reason: `no active signing key for ${missing.join(", ")}` };
   } catch {
     return { status: "fail", reason: "signing keys could not be loaded" };
   }

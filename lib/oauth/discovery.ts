@@ -1,7 +1,7 @@
 import { NETWORK_API_SCOPES } from "../network-apis/camara-scopes";
 import { ACR_VALUES, DISPLAY_VALUES, LOGIN_HINT_METHODS, SUPPORTED_SCOPES, SUPPORTED_VERSIONS, UI_LOCALES } from "./scopes";
 import { claimsSupported } from "./claims";
-import { SIGNING_ALG } from "../keys/key-store";
+import { SIGNING_ALGS } from "../keys/key-store";
 import { endpointUrls } from "../http/endpoints";
 import { issuerBase } from "../http/issuer-base";
 import { GRANT_TYPES } from "./token/grants";
@@ -40,7 +40,8 @@ export function providerMetadata(issuer: string) {
     grant_types_supported: [...GRANT_TYPES],
     subject_types_supported: ["pairwise"],
     acr_values_supported: [...ACR_VALUES],
-    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    // Per client (`id_token_signed_response_alg`, RS256 by default), one key each in the JWKS (docs/keys.md).
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
     // `none`: public clients (PKCE), at the token and revocation endpoints.
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
     token_endpoint_auth_signing_alg_values_supported: [...CLIENT_KEY_ALGS], // private_key_jwt (issue 19)

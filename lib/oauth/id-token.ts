@@ -2,12 +2,16 @@ import { hash } from "node:crypto";
 import { SignJWT } from "jose";
 import { AUTH_REQ_ID_CLAIM } from "../ciba/ciba";
 import { config } from "../config";
-import { getActiveKey, SIGNING_ALG } from "../keys/key-store";
+import { getActiveKey, SIGNING_ALG, type SigningAlg } from "../keys/key-store";
 import { pairwiseSubject } from "../subjects/pairwise-subject";
 import { signSpan, tracing } from "../tracing/spans";
 
 export interface IdTokenInput {
-  client: { id: string; sectorIdentifier: string };
+  /**
+   * `idTokenSignedResponseAlg`: the client's registered algorithm (RegisteredClient carries it from the cached client
+   * record, no query); RS256 when absent.
+   */
+  client: { id: string; sectorIdentifier: string; idTokenSignedResponseAlg?: SigningAlg };
   subscriberId: string;
   /** The access token issued beside it (for `at_hash`). */
   accessToken: string;
@@ -36,9 +40,13 @@ export interface IdTokenInput {
 /** The pushed id_token's hash of the refresh token delivered with it (CIBA Core §10.3.1). */
 export const RT_HASH_CLAIM = "urn:openid:params:jwt:claim:rt_hash";
 
-/** `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core §3.1.3.6, RS256). */
-export function accessTokenHash(accessToken: string): string {
-  const digest = hash("sha256", Buffer.from(accessToken, "ascii"), "buffer");
+/**
+ * `at_hash`: base64url of the left half of the hash of the access token (OIDC Core §3.1.3.6), the hash being that of
+ * the id_token's `alg`: SHA-256 for RS256, PS256 and ES256; SHA-512 for EdDSA with Ed25519 (the curve's own hash, as
+ * client libraries compute it: oauth4webapi / openid-client, oidc-token-hash). Also `rt_hash` (CIBA Core §10.3.1).
+ */
+export function accessTokenHash(accessToken: string, alg: SigningAlg = SIGNING_ALG): string {
+  const digest = hash(alg === "EdDSA" ? "sha512" : "sha256", Buffer.from(accessToken, "ascii"), "buffer");
   return digest.subarray(0, digest.length / 2).toString("base64url");
 }
 
@@ -52,19 +60,21 @@ export function hashedLoginHint(loginHint: string): string {
 }
 
 /**
- * Signs an id_token (OIDC Core §2) with the active signing key, whose `kid` the JWKS publishes.
+ * Signs an id_token (OIDC Core §2) with the active signing key of the client's `id_token_signed_response_alg`
+ * (RS256 by default), whose `kid` the JWKS publishes: one map lookup in the cached key set.
  * `sub` is the pairwise PCR for the client's sector, computed without a query; `auth_time` is
  * always present so `max_age` can be honoured by any client.
  */
 export async function signIdToken(input: IdTokenInput): Promise<string> {
-  const key = await getActiveKey("sig");
+  const alg = input.client.idTokenSignedResponseAlg ?? SIGNING_ALG;
+  const key = await getActiveKey("sig", alg);
   const iat = input.iat ?? Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = {
     azp: input.client.id,
     acr: input.acr,
     amr: input.amr,
     auth_time: Math.floor(input.authTime.getTime() / 1000),
-    at_hash: accessTokenHash(input.accessToken),
+    at_hash: accessTokenHash(input.accessToken, alg),
   };
   if (input.nonce) claims.nonce = input.nonce;
   if (input.loginHint) claims.hashed_login_hint = hashedLoginHint(input.loginHint);
@@ -74,15 +84,15 @@ export async function signIdToken(input: IdTokenInput): Promise<string> {
   if (input.bindingMessage != null) claims.binding_message = input.bindingMessage;
   if (input.sessionId) claims.sid = input.sessionId;
   if (input.authReqId) claims[AUTH_REQ_ID_CLAIM] = input.authReqId;
-  // rt_hash: as at_hash, of the refresh token (left half of SHA-256, base64url)
-  if (input.authReqId && input.refreshToken) claims[RT_HASH_CLAIM] = accessTokenHash(input.refreshToken);
+  // rt_hash: as at_hash (the same hash), of the refresh token
+  if (input.authReqId && input.refreshToken) claims[RT_HASH_CLAIM] = accessTokenHash(input.refreshToken, alg);
   const jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: "JWT" })
+    .setProtectedHeader({ alg, kid: key.kid, typ: "JWT" })
     .setIssuer(config().ISSUER)
     .setSubject(pairwiseSubject({ subscriberId: input.subscriberId, sectorIdentifier: input.client.sectorIdentifier }))
     .setAudience(input.client.id)
     .setIssuedAt(iat)
     .setExpirationTime(iat + config().ACCESS_TOKEN_TTL);
   // A `jwt.sign` span (alg, kid) under the request's when traces are on (lib/tracing).
-  return tracing.on ? signSpan(SIGNING_ALG, key.kid, () => jwt.sign(key.privateKey)) : jwt.sign(key.privateKey);
+  return tracing.on ? signSpan(alg, key.kid, () => jwt.sign(key.privateKey)) : jwt.sign(key.privateKey);
 }

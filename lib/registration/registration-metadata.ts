@@ -1,6 +1,8 @@
 import type { JSONWebKeySet } from "jose";
 import { AdminError } from "../admin/admin-error";
-import { checkClientName, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier } from "../clients/client-fields";
+import {
+  checkClientName, checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier,
+} from "../clients/client-fields";
 import { DEFAULT_PROFILE, type ClientProfile } from "../clients/client-profile";
 import { config } from "../config";
 import {
@@ -9,7 +11,7 @@ import {
 } from "../clients/client-security";
 import { checkBackchannelSigningAlg, checkDeliveryMode, checkNotificationEndpoint } from "../clients/client-security";
 import { CIBA_GRANT_TYPE, type DeliveryMode } from "../ciba/ciba";
-import { SIGNING_ALG } from "../keys/key-store";
+import { SIGNING_ALG, type SigningAlg } from "../keys/key-store";
 import { checkLogoutUri, type ClientLogoutSettings } from "../logout/set-client-logout";
 import { fetchSectorIdentifier } from "./fetch-sector-identifier";
 import { checkPublicHost } from "./internal-address";
@@ -59,6 +61,8 @@ export interface RegistrationMetadata {
   backchannelClientNotificationEndpoint: string | null;
   backchannelAuthRequestSigningAlg: string | null;
   backchannelUserCodeParameter: boolean;
+  /** OIDC Registration §2: RS256 (the default, also when a replacement omits it), PS256, ES256 or EdDSA. */
+  idTokenSignedResponseAlg: SigningAlg;
 }
 
 type Body = Record<string, unknown>;
@@ -151,10 +155,10 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
   const profileValue = optString(body, PROFILE_FIELD);
   const profile = await as(InvalidClientMetadata, () => checkProfile(profileValue ?? DEFAULT_PROFILE));
 
-  const alg = optString(body, "id_token_signed_response_alg");
-  if (alg !== undefined && alg !== SIGNING_ALG) {
-    throw new InvalidClientMetadata(`id_token_signed_response_alg must be ${SIGNING_ALG}, the only ID token algorithm`);
-  }
+  // Each value is signed with our own key of that algorithm (docs/keys.md); `none` is refused (we never issue unsigned
+  // ID tokens, and the code flow's would be refused by OIDC Core §3.1.3.7 anyway).
+  const algValue = optString(body, "id_token_signed_response_alg");
+  const idTokenSignedResponseAlg = await as(InvalidClientMetadata, () => checkIdTokenAlg(algValue ?? SIGNING_ALG));
   const subjectType = optString(body, "subject_type");
   if (subjectType !== undefined && subjectType !== "pairwise") {
     throw new InvalidClientMetadata("subject_type must be pairwise, the only subject type");
@@ -248,5 +252,6 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     backchannelTokenDeliveryMode: deliveryMode, backchannelClientNotificationEndpoint: notificationEndpoint,
     backchannelAuthRequestSigningAlg: signingAlg,
     backchannelUserCodeParameter: optBool(body, "backchannel_user_code_parameter"),
+    idTokenSignedResponseAlg,
   };
 }

@@ -263,20 +263,49 @@ describe("admin CLI: keys", () => {
     expect(stdout + human.stdout).not.toMatch(/privateJwk|"d"|v1\./);
   });
 
-  it("keys rotate retires the active key (still published), activates next, publishes a new next", async () => {
+  it("client create / set --id-token-alg stores the id_token algorithm; show and list display it", async () => {
+    const { body } = await adminJson("client", "create", "--name", "AlgRp", "--redirect-uri", "https://alg.example.com/cb",
+      "--scope", "openid", "--id-token-alg", "ES256");
+    const id = body.client_id as string;
+    expect(body.client.id_token_signed_response_alg).toBe("ES256");
+    const set = await adminJson("client", "set", id, "--id-token-alg", "EdDSA");
+    expect(set.body.client.id_token_signed_response_alg).toBe("EdDSA");
+    expect((await db.client.findUniqueOrThrow({ where: { id } })).idTokenSignedResponseAlg).toBe("EdDSA");
+    expect((await adminJson("client", "show", id)).body.client.id_token_signed_response_alg).toBe("EdDSA");
+    expect((await admin("client", "list")).stdout).toMatch(new RegExp(`${id}  AlgRp .*  EdDSA  openid`));
+    const plain = await adminJson("client", "create", "--name", "AlgRp2", "--redirect-uri", "https://alg2.example.com/cb",
+      "--scope", "openid");
+    expect(plain.body.client.id_token_signed_response_alg).toBe("RS256");
+    const bad = await admin("client", "set", id, "--id-token-alg", "none");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--id-token-alg/);
+    expect((await db.client.findUniqueOrThrow({ where: { id } })).idTokenSignedResponseAlg).toBe("EdDSA");
+  });
+
+  it("keys rotate retires the active key (still published), activates next, publishes a new next, per alg", async () => {
     const before = await db.key.findMany({ where: { use: "sig" } });
-    const active = before.find((k) => k.status === "active")!;
-    const next = before.find((k) => k.status === "next")!;
     const { body } = await adminJson("keys", "rotate");
-    expect(body).toMatchObject({ use: "sig", activated: next.kid, retired: 1 });
+    expect(body.use).toBe("sig");
+    expect(body.rotated.map((r: { alg: string }) => r.alg)).toEqual(["RS256", "PS256", "ES256", "EdDSA"]);
     const after = await db.key.findMany({ where: { use: "sig" } });
-    const old = after.find((k) => k.kid === active.kid)!;
-    expect(old.status).toBe("retired");
-    expect(old.removeAfter!.getTime()).toBeGreaterThan(Date.now() + config().ACCESS_TOKEN_TTL * 1000);
-    expect(after.find((k) => k.kid === next.kid)!.status).toBe("active");
-    expect(after.find((k) => k.kid === body.next)!.status).toBe("next");
-    invalidateKeyCache();
-    expect((await getKeys()).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, next.kid, body.next]));
+    for (const r of body.rotated as Array<{ alg: string; activated: string; retired: number; next: string }>) {
+      const active = before.find((k) => k.alg === r.alg && k.status === "active")!;
+      const next = before.filter((k) => k.alg === r.alg && k.status === "next").sort((a, b) => +a.createdAt - +b.createdAt)[0]!;
+      expect(r).toMatchObject({ activated: next.kid, retired: 1 });
+      const old = after.find((k) => k.kid === active.kid)!;
+      expect(old.status).toBe("retired");
+      expect(old.removeAfter!.getTime()).toBeGreaterThan(Date.now() + config().ACCESS_TOKEN_TTL * 1000);
+      expect(after.find((k) => k.kid === next.kid)!.status).toBe("active");
+      expect(after.find((k) => k.kid === r.next)).toMatchObject({ status: "next", alg: r.alg });
+      invalidateKeyCache();
+      expect((await getKeys()).map((k) => k.kid)).toEqual(expect.arrayContaining([active.kid, next.kid, r.next]));
+    }
+
+    const one = await admin("keys", "rotate", "--alg", "ES256");
+    expect(one.stdout).toMatch(/^Rotated sig ES256 key: /);
+    expect(one.stdout.trim().split("\n")).toHaveLength(1);
+    const bad = await admin("keys", "rotate", "--alg", "HS256");
+    expect(bad.stderr).toMatch(/--alg/);
 
     const enc = await admin("keys", "rotate", "--use", "enc");
     expect(enc.stdout).toMatch(/^Rotated enc key/);

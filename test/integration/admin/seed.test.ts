@@ -40,7 +40,9 @@ describe("demo data seed", () => {
     const { totpCode } = await import("@/lib/console/totp");
     expect(await verifyStaffSignIn({ username: "demo-care", password: "demo-console-change-me",
       code: totpCode("JBSWY3DPEHPK3PXP", "demo-care"), ip: null })).toMatchObject({ username: "demo-care", role: "care" });
-    expect(keys.filter((k) => k.status === "active").map((k) => k.use).sort()).toEqual(["enc", "sig"]);
+    // One active key per signing algorithm (issue 23) and the enc key.
+    expect(keys.filter((k) => k.status === "active").map((k) => `${k.use} ${k.alg}`).sort())
+      .toEqual(["enc RSA1_5", "sig ES256", "sig EdDSA", "sig PS256", "sig RS256"]);
 
     const demo = clients.find((c) => c.id === "demo-client")!;
     expect(demo).toMatchObject({ name: "DemoApp", profile: "mobile-connect", expiresInFormat: "timestamp", isPublic: false,

@@ -37,20 +37,22 @@ describe("console signing keys", () => {
   it("rotates the sig key: /jwks and new id tokens use it at once; a retired key is removed early only when confirmed", async () => {
     const s = await consoleSignIn(baseUrl, await createTestStaff("admin"));
     const before = await idTokenKid(); // warms the lean path's key cache
-    const nextKid = (await db.key.findFirstOrThrow({ where: { use: "sig", status: "next" }, orderBy: { createdAt: "asc" } })).kid;
+    const nextKid = (await db.key.findFirstOrThrow({ where: { use: "sig", alg: "RS256", status: "next" },
+      orderBy: { createdAt: "asc" } })).kid;
     // The console rotates only to a key published for a key-cache lifetime (60 s); this server's is younger.
     await db.key.update({ where: { kid: nextKid }, data: { createdAt: new Date(Date.now() - 120_000) } });
 
-    const res = await s.post("/console/keys/rotate", { use: "sig" }, "/console/keys");
+    const res = await s.post("/console/keys/rotate", { use: "sig", alg: "RS256" }, "/console/keys");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toContain("/console/keys?done=rotated");
-    const upcoming = (await db.key.findFirstOrThrow({ where: { use: "sig", status: "next" }, orderBy: { createdAt: "desc" } })).kid;
+    const upcoming = (await db.key.findFirstOrThrow({ where: { use: "sig", alg: "RS256", status: "next" },
+      orderBy: { createdAt: "desc" } })).kid;
     const kids = await jwksKids();
     expect(kids).toEqual(expect.arrayContaining([before, nextKid, upcoming]));
     expect(await idTokenKid()).toBe(nextKid);
     const page = await (await s.get("/console/keys")).text();
     expect(page).toContain(upcoming);
-    const tooSoon = await s.post("/console/keys/rotate", { use: "sig" }, "/console/keys");
+    const tooSoon = await s.post("/console/keys/rotate", { use: "sig", alg: "RS256" }, "/console/keys");
     expect(tooSoon.status).toBe(400); // the new next key is not yet in every instance's JWKS
     expect(await tooSoon.text()).toContain("rotate again in a minute");
 
@@ -111,7 +113,7 @@ describe("keys unpublish in the admin CLI", () => {
   });
 
   it("needs --confirm and refuses the active key", { timeout: 90_000 }, async () => {
-    const active = (await db.key.findFirstOrThrow({ where: { use: "sig", status: "active" } })).kid;
+    const active = (await db.key.findFirstOrThrow({ where: { use: "sig", alg: "RS256", status: "active" } })).kid;
     const bare = await cli("keys", "unpublish", active);
     expect(bare.code).toBe(1);
     expect(JSON.parse(bare.stdout).error).toMatch(/--confirm/);

@@ -3,15 +3,17 @@ import { consolePage } from "@/lib/console/console-page";
 import { keysMessages } from "@/lib/console/messages/keys";
 import { roleAllows } from "@/lib/console/roles";
 import { listKeys } from "@/lib/keys/list-keys";
-import { getKeys } from "@/lib/keys/key-store";
+import { getKeys, ENC_ALG, SIGNING_ALGS } from "@/lib/keys/key-store";
 import { ConsoleForm, Notice, ui, ConsoleTable } from "@/components/console/console-ui";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const USES = ["sig", "enc"] as const;
+/** One timeline per use and algorithm: each signing algorithm has its own keys and rotation (lib/keys/key-store.ts). */
+const GROUPS = [...SIGNING_ALGS.map((alg) => ({ use: "sig", alg })), { use: "enc", alg: ENC_ALG }] as const;
 
-// GET /console/keys - the next / active / retired timeline of the service's keys per use (all roles); administrators
-// rotate a use's key, or remove a retired key from the JWKS before its remove-after time (confirmed).
+// GET /console/keys - the next / active / retired timeline of the service's keys per use and alg (all roles);
+// administrators rotate one use and alg's key, or remove a retired key from the JWKS before its remove-after time
+// (confirmed).
 export default async function ConsoleKeys({ searchParams }: Props) {
   const { staff, csrfToken, t } = await consolePage("viewer");
   const m = t(keysMessages);
@@ -27,14 +29,15 @@ export default async function ConsoleKeys({ searchParams }: Props) {
       <p>{m.intro}</p>
       <Notice done={messageFor(m.done, q.done)}
         error={messageFor(m.errors, q.e)} />
-      {USES.map((use) => {
-        const mine = keys.filter((k) => k.use === use);
+      {GROUPS.map(({ use, alg }) => {
+        const mine = keys.filter((k) => k.use === use && k.alg === alg);
+        const label = use === "sig" ? `${use} ${alg}` : use;
         return (
-          <section key={use} className={ui.section} aria-labelledby={`use-${use}`}>
-            <h2 id={`use-${use}`} className={ui.h2}>{m.uses[use]}</h2>
+          <section key={label} className={ui.section} aria-labelledby={`use-${use}-${alg}`}>
+            <h2 id={`use-${use}-${alg}`} className={ui.h2}>{m.uses[use]}{use === "sig" ? ` · ${alg}` : ""}</h2>
             {mine.length === 0 ? <p>{m.empty}</p> : (
               <div className="overflow-x-auto">
-                <ConsoleTable caption={m.caption(use)}
+                <ConsoleTable caption={m.caption(label)}
                   columns={[c.kid, c.alg, c.status, c.created, c.activated, c.retired, c.removeAfter, c.published,
                     ...(admin ? [c.actions] : [])]}>
                   {mine.map((k) => (
@@ -69,8 +72,9 @@ export default async function ConsoleKeys({ searchParams }: Props) {
             {admin && (
               <ConsoleForm action="/console/keys/rotate" csrfToken={csrfToken} className="space-y-1">
                 <input type="hidden" name="use" value={use} />
+                {use === "sig" && <input type="hidden" name="alg" value={alg} />}
                 <p className={ui.muted}>{m.rotate.note}</p>
-                <button type="submit" className={ui.button}>{m.rotate.submit(use)}</button>
+                <button type="submit" className={ui.button}>{m.rotate.submit(label)}</button>
               </ConsoleForm>
             )}
           </section>

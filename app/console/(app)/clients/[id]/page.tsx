@@ -42,6 +42,7 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
     [d.secret, c.hasSecret ? d.secretSet : d.secretNone],
     [d.profile, c.profile],
     [d.expiresIn, c.expiresInFormat],
+    [d.idTokenAlg, c.idTokenSignedResponseAlg],
     [d.redirectUris, list(c.redirectUris)],
     [d.postLogoutUris, list(c.postLogoutRedirectUris)],
     [d.scopes, list(c.allowedScopes)],
