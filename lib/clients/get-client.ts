@@ -1,5 +1,6 @@
 import type { Client } from "@prisma/client";
 import { db } from "../db";
+import { broadcast, onBroadcast } from "../cluster/broadcast";
 import type { JSONWebKeySet } from "jose";
 import { isSigningAlg, SIGNING_ALG, type SigningAlg } from "../keys/key-store";
 import { toClientProfile, type ClientProfile } from "./client-profile";
@@ -71,6 +72,12 @@ const GENERATION_KEY = Symbol.for("operator-identity.client-cache-generation");
 const shared = globalThis as { [CACHE_KEY]?: ClientCache; [GENERATION_KEY]?: { value: number } };
 const cache: ClientCache = (shared[CACHE_KEY] ??= new Map());
 const generation = (shared[GENERATION_KEY] ??= { value: 0 });
+// Another worker of this machine changed a client (lib/cluster/broadcast.ts): drop this process's copy too.
+onBroadcast("client-cache", (clientId) => {
+  generation.value++;
+  if (typeof clientId === "string") cache.delete(clientId);
+  else cache.clear();
+});
 
 export function toRegisteredClient(row: Client): RegisteredClient {
   return {
@@ -127,4 +134,5 @@ export async function getClient({ clientId }: { clientId: string }): Promise<Reg
 export function invalidateClient({ clientId }: { clientId: string }) {
   generation.value++;
   cache.delete(clientId);
+  broadcast("client-cache", clientId); // the other workers of this machine (a no-op with WORKERS=1)
 }

@@ -2,6 +2,7 @@ import { createPrivateKey, type KeyObject } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 
 import { db } from "../db";
+import { broadcast, onBroadcast } from "../cluster/broadcast";
 import { config } from "../config";
 import { decryptAtRest, encryptAtRest, randomToken } from "../crypto";
 
@@ -164,7 +165,13 @@ async function getKeySet(): Promise<KeySet> {
 export function invalidateKeyCache() {
   state.set = undefined;
   state.generation++;
+  broadcast("key-cache"); // the other workers of this machine (a no-op with WORKERS=1)
 }
+// Another worker of this machine rotated a key (lib/cluster/broadcast.ts): reload at the next use.
+onBroadcast("key-cache", () => {
+  state.set = undefined;
+  state.generation++;
+});
 
 /**
  * The key currently used for `use` and, for sig, the signing algorithm `alg` (RS256 when omitted): the oldest active

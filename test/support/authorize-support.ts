@@ -112,7 +112,8 @@ export async function serverKey(use: "sig" | "enc"): Promise<LoadedKey> {
   const { keys } = (await (await fetch(`${baseUrl}/jwks`)).json()) as { keys: Array<{ kid: string; use: string }> };
   const published = new Set(keys.filter((k) => k.use === use).map((k) => k.kid));
   invalidateKeyCache();
-  const mine = (await getKeys()).filter((k) => k.use === use && published.has(k.kid));
+  // The signing key of the RS256 default (one sig key per algorithm is published, lib/keys/key-store.ts).
+  const mine = (await getKeys()).filter((k) => k.use === use && published.has(k.kid) && (use === "enc" || k.alg === "RS256"));
   const key = mine.find((k) => k.status === "active") ?? mine[0];
   if (!key) throw new Error(`no published ${use} key`);
   return key;
