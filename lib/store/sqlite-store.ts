@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow } from "./hot-store";
 import type { LiveSession } from "../sessions/live-session";
-import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
+import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel, withStatus } from "./sql";
 import { isSqliteBusy } from "./is-sqlite-busy";
 import { reportStatement } from "./statement-listener";
 import { dbSpanSync, tracing } from "../tracing/spans";
@@ -298,7 +298,7 @@ export class SqliteStore implements HotStore {
   }
 
   findRefreshToken(tokenHash: string) {
-    return this.retry(() => toModel<RefreshToken>("RefreshToken", this.get(SQL.findRefreshToken, [tokenHash]), sqliteDate));
+    return this.retry(() => withStatus(toModel<RefreshToken>("RefreshToken", this.get(SQL.findRefreshToken, [tokenHash]), sqliteDate)));
   }
 
   rotateRefreshToken({ tokenHash, usedAt, next, accessToken, audit }: {
