@@ -5,7 +5,7 @@ import { BUFFERED_BODY, type BufferedBody } from "../lib/http/params";
  * The part of a Web `Request` the protocol handlers in lib/ use (method, url, headers, body as a
  * stream or text, signal), built straight from Node's IncomingMessage. A full undici `Request`
  * with a body costs ~30-60 µs of CPU per request on this hardware (bench/README.md, "lean
- * server"), a large share of a 3-request flow; this costs a `Headers` object (~2 µs).
+ * server"), a large share of a 3-request flow; this costs a LeanHeaders (below).
  * The body arrives already buffered (see readBody), capped at `cap` bytes: the handlers refuse
  * anything above their own, smaller limit (lib/http/params.ts MAX_BODY_BYTES).
  */
@@ -20,9 +20,7 @@ export class LeanRequest implements BufferedBody {
     private readonly outgoing: ServerResponse,
     private readonly bytes: Buffer | null,
   ) {
-    const h = new Headers();
-    const raw = incoming.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) h.append(raw[i]!, raw[i + 1]!);
+    const h = new LeanHeaders(incoming.rawHeaders);
     // As Next.js does (base-server): the peer address when no proxy set the header; read by
     // lib/http/client-ip.ts for per-IP limits and the audit log.
     if (!h.has("x-forwarded-for") && incoming.socket.remoteAddress) h.set("x-forwarded-for", incoming.socket.remoteAddress);
@@ -137,4 +135,77 @@ export function discardBody(req: IncomingMessage, maxBytes: number, maxMs: numbe
     req.once("error", onError);
     req.resume();
   });
+}
+
+/**
+ * The request headers as a `Headers` (it is one: `instanceof`, and every method answers as undici's
+ * would) read from Node's raw header list into a plain map: names lower-case, repeated headers joined
+ * with ", " (Set-Cookie kept apart), iteration sorted by name. undici's own `Headers` validates and
+ * normalises each header again as it is appended (~5-9 µs for a request's ten headers on this hardware);
+ * Node's parser has already refused invalid names and values and trimmed the values.
+ */
+export class LeanHeaders extends Headers {
+  readonly #map = new Map<string, string>();
+  #cookies?: string[];
+
+  constructor(raw: readonly string[]) {
+    super();
+    for (let i = 0; i < raw.length; i += 2) this.append(raw[i]!, raw[i + 1]!);
+  }
+
+  override append(name: string, value: string): void {
+    const key = name.toLowerCase();
+    const v = String(value).trim();
+    if (key === "set-cookie") (this.#cookies ??= []).push(v);
+    const old = this.#map.get(key);
+    this.#map.set(key, old === undefined ? v : `${old}, ${v}`);
+  }
+
+  override set(name: string, value: string): void {
+    const key = name.toLowerCase();
+    const v = String(value).trim();
+    if (key === "set-cookie") this.#cookies = [v];
+    this.#map.set(key, v);
+  }
+
+  override delete(name: string): void {
+    const key = name.toLowerCase();
+    if (key === "set-cookie") this.#cookies = undefined;
+    this.#map.delete(key);
+  }
+
+  override get(name: string): string | null {
+    return this.#map.get(name.toLowerCase()) ?? null;
+  }
+
+  override has(name: string): boolean {
+    return this.#map.has(name.toLowerCase());
+  }
+
+  override getSetCookie(): string[] {
+    return this.#cookies ? [...this.#cookies] : [];
+  }
+
+  override forEach(fn: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+  }
+
+  override *entries(): HeadersIterator<[string, string]> {
+    for (const k of [...this.#map.keys()].sort()) {
+      if (k === "set-cookie") for (const c of this.#cookies ?? []) yield [k, c];
+      else yield [k, this.#map.get(k)!];
+    }
+  }
+
+  override *keys(): HeadersIterator<string> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  override *values(): HeadersIterator<string> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  override [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { TEXT_BODY } from "../lib/http/text-body-response";
+import { TEXT_BODY, TEXT_HEADERS } from "../lib/http/text-body-response";
 
 let stateSymbol: symbol | null | undefined;
 
@@ -11,7 +11,7 @@ let stateSymbol: symbol | null | undefined;
  * (another Node.js version) or the body is a real stream: the caller then streams it.
  */
 function bodySource(res: Response): string | Uint8Array | null | undefined {
-  const text = (res as Partial<Record<typeof TEXT_BODY, () => string | undefined>>)[TEXT_BODY]?.();
+  const text = (res as Partial<Record<typeof TEXT_BODY, () => string | null | undefined>>)[TEXT_BODY]?.();
   if (text !== undefined) return text;
   if (stateSymbol === undefined) {
     stateSymbol = Object.getOwnPropertySymbols(res).find((s) => s.description === "state") ?? null;
@@ -44,11 +44,22 @@ export async function writeResponse(out: ServerResponse, res: Response, fixed: R
   for (const [k, v] of fixed) lines.push(k, v);
   let taken = fixedNames.get(fixed);
   if (!taken) fixedNames.set(fixed, taken = new Set(fixed.map(([k]) => k.toLowerCase())));
-  res.headers.forEach((value, key) => {
-    if (key === "set-cookie" || FRAMING.has(key) || (taken.has(key) && !MULTI_VALUE.has(key))) return;
-    lines.push(key, value);
-  });
-  for (const cookie of res.headers.getSetCookie()) lines.push("set-cookie", cookie);
+  // A TextBodyResponse whose headers nothing has read yet: its own list (lower-case names, every value
+  // on its own line), no Headers object built.
+  const pending = (res as Partial<Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>>)[TEXT_HEADERS]?.();
+  if (pending) {
+    for (let i = 0; i < pending.length; i += 2) {
+      const key = pending[i]!;
+      if (FRAMING.has(key) || (taken.has(key) && !MULTI_VALUE.has(key))) continue;
+      lines.push(key, pending[i + 1]!);
+    }
+  } else {
+    res.headers.forEach((value, key) => {
+      if (key === "set-cookie" || FRAMING.has(key) || (taken.has(key) && !MULTI_VALUE.has(key))) return;
+      lines.push(key, value);
+    });
+    for (const cookie of res.headers.getSetCookie()) lines.push("set-cookie", cookie);
+  }
   const source = bodySource(res);
   if (source === null || (head && source !== undefined)) {
     if (source !== null) lines.push("content-length", String(Buffer.byteLength(source)));

@@ -2,7 +2,7 @@ import { OAuthError } from "../oauth/errors";
 import { logger } from "../log";
 import { randomToken } from "../crypto";
 import { withTransportHeaders } from "./security-headers";
-import { TextBodyResponse } from "./text-body-response";
+import { setHeader, TextBodyResponse } from "./text-body-response";
 import { ifDatabaseUnavailable } from "./if-database-unavailable";
 import { RETRY_AFTER_SECONDS } from "./is-database-unavailable";
 import { currentTraceId } from "../tracing/trace-id";
@@ -65,7 +65,7 @@ export function jsonEndpoint(name: string, handler: Handler) {
     } catch (err) {
       res = errorResponse(err, requestId);
     }
-    res.headers.set("X-Request-Id", requestId);
+    setHeader(res, "X-Request-Id", requestId);
     withTransportHeaders(res);
     logger.debug({ requestId, endpoint: name, method: req.method, status: res.status,
       ms: Math.round((performance.now() - started) * 100) / 100 }, "request");

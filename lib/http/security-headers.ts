@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { hasHeader, setHeader } from "./text-body-response";
 
 /**
  * Longest request URL accepted (RFC 9110 §15.5.15: 414 URI Too Long). Every legitimate request of
@@ -81,7 +82,7 @@ function redirectSource(uri: string): string | null {
  * (Next.js or the lean protocol server): no MIME sniffing, HSTS over HTTPS. Mutates and returns `res`.
  */
 export function withTransportHeaders(res: Response): Response {
-  if (!res.headers.has("X-Content-Type-Options")) res.headers.set("X-Content-Type-Options", "nosniff");
-  if (isHttpsIssuer()) res.headers.set("Strict-Transport-Security", HSTS_VALUE);
+  if (!hasHeader(res, "X-Content-Type-Options")) setHeader(res, "X-Content-Type-Options", "nosniff");
+  if (isHttpsIssuer()) setHeader(res, "Strict-Transport-Security", HSTS_VALUE);
   return res;
 }

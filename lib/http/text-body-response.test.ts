@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { json } from "./respond";
-import { TEXT_BODY, TextBodyResponse } from "./text-body-response";
+import { appendHeader, hasHeader, setHeader, TEXT_BODY, TEXT_HEADERS, TextBodyResponse } from "./text-body-response";
 
 describe("TextBodyResponse (a Response that keeps its string body until something reads it)", () => {
   const make = () => new TextBodyResponse('{"a":"é"}', { status: 201, statusText: "Created", headers: { "content-type": "application/json" } });
@@ -47,5 +47,25 @@ describe("TextBodyResponse (a Response that keeps its string body until somethin
     expect(r.headers.get("cache-control")).toBe("no-store");
     await r.text();
     expect((r as unknown as Record<typeof TEXT_BODY, () => string | undefined>)[TEXT_BODY]()).toBeUndefined();
+  });
+
+  it("keeps record headers as a list until `headers` is read, then they are the Headers", () => {
+    const pending = (r: Response) => (r as unknown as Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>)[TEXT_HEADERS]();
+    const r = new TextBodyResponse(null, { status: 302, headers: { Location: "https://rp.example/cb?code=x", "Cache-Control": "no-store" } });
+    setHeader(r, "X-Request-Id", "a");
+    setHeader(r, "x-request-id", "b"); // set replaces, whatever the case
+    appendHeader(r, "Set-Cookie", "c=1");
+    appendHeader(r, "Set-Cookie", "d=2");
+    expect([hasHeader(r, "cache-control"), hasHeader(r, "X-Content-Type-Options")]).toEqual([true, false]);
+    expect(pending(r)).toEqual(["location", "https://rp.example/cb?code=x", "cache-control", "no-store", "x-request-id", "b",
+      "set-cookie", "c=1", "set-cookie", "d=2"]);
+    // Read as a Response: the same headers, and from then on the Headers are the one place.
+    expect(r.headers.get("x-request-id")).toBe("b");
+    expect(r.headers.getSetCookie()).toEqual(["c=1", "d=2"]);
+    expect(r.headers.get("location")).toBe("https://rp.example/cb?code=x");
+    expect(pending(r)).toBeUndefined();
+    setHeader(r, "X-Request-Id", "c");
+    expect([r.headers.get("x-request-id"), hasHeader(r, "x-request-id")]).toEqual(["c", true]);
+    expect([r.status, r.body]).toEqual([302, null]);
   });
 });

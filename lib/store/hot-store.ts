@@ -1,6 +1,9 @@
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { LiveSession } from "../sessions/live-session";
 
+/** A refresh token row and the status of its subscriber (null: the subscriber no longer exists). */
+export type RefreshTokenWithStatus = RefreshToken & { subscriberStatus: string | null };
+
 /** A row to insert, column name -> value (Date and boolean are converted to the database's format). */
 export type InsertRow = Record<string, string | number | boolean | Date | null | undefined>;
 
@@ -38,7 +41,8 @@ export interface HotStore {
   findAccessToken(tokenHash: string): Promise<AccessToken | null>;
   /** The access token and its subscriber (null when the subscriber no longer exists), in one statement. */
   findAccessTokenWithSubscriber(tokenHash: string): Promise<{ token: AccessToken; subscriber: Subscriber | null } | null>;
-  findRefreshToken(tokenHash: string): Promise<RefreshToken | null>;
+  /** The refresh token with its subscriber's status (null when the subscriber no longer exists), in one statement. */
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenWithStatus | null>;
   /**
    * One transaction: spend the refresh token (only if unused and unrevoked), insert its successor,
    * the new access token and the audit row when given. False (nothing written) otherwise.

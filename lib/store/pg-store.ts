@@ -3,7 +3,7 @@ import { registerDbPool } from "../metrics/db-pools";
 import type { AccessToken, AuthorizationCode, RefreshToken, Subscriber } from "@prisma/client";
 import type { HotStore, InsertRow } from "./hot-store";
 import type { LiveSession } from "../sessions/live-session";
-import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel } from "./sql";
+import { completeRequestSql, insertSql, liveSessionsSql, splitTokenRow, SQL, toModel, withStatus } from "./sql";
 import { reportStatement } from "./statement-listener";
 import { dbSpan, tracing } from "../tracing/spans";
 
@@ -168,7 +168,7 @@ export class PgStore implements HotStore {
   }
 
   async findRefreshToken(tokenHash: string) {
-    return toModel<RefreshToken>("RefreshToken", (await this.rows(this.pool, SQL.findRefreshToken, [tokenHash]))[0], asDate);
+    return withStatus(toModel<RefreshToken>("RefreshToken", (await this.rows(this.pool, SQL.findRefreshToken, [tokenHash]))[0], asDate));
   }
 
   rotateRefreshToken({ tokenHash, usedAt, next, accessToken, audit }: {

@@ -49,7 +49,10 @@ export const SQL = {
   findCode: `SELECT * FROM "AuthorizationCode" WHERE "codeHash" = ?`,
   spendCode: `UPDATE "AuthorizationCode" SET "usedAt" = ? WHERE "codeHash" = ? AND "usedAt" IS NULL`,
   findAccessToken: `SELECT * FROM "AccessToken" WHERE "tokenHash" = ?`,
-  findRefreshToken: `SELECT * FROM "RefreshToken" WHERE "tokenHash" = ?`,
+  // The refresh grant needs the token and its subscriber's status together (one statement, not two); the alias is
+  // no column of either table.
+  findRefreshToken: `SELECT r.*, u."status" AS "subscriberStatus" FROM "RefreshToken" r
+    LEFT JOIN "Subscriber" u ON u."id" = r."subscriberId" WHERE r."tokenHash" = ?`,
   spendRefreshToken:
     `UPDATE "RefreshToken" SET "usedAt" = ? WHERE "tokenHash" = ? AND "usedAt" IS NULL AND "revokedAt" IS NULL`,
   findSubscriber: `SELECT * FROM "Subscriber" WHERE "id" = ?`,
@@ -117,4 +120,12 @@ export function toModel<T>(table: string, row: Record<string, unknown> | undefin
   for (const c of DATE_COLUMNS[table] ?? []) if (c in row) row[c] = date(row[c]);
   for (const c of BOOLEAN_COLUMNS[table] ?? []) if (c in row && row[c] !== null) row[c] = Boolean(row[c]);
   return row as T;
+}
+
+/** A refresh token row read with `findRefreshToken`: its `subscriberStatus` null (not undefined) when there is none. */
+export function withStatus<T extends object>(row: T | null): (T & { subscriberStatus: string | null }) | null {
+  if (!row) return null;
+  const r = row as T & { subscriberStatus?: string | null };
+  r.subscriberStatus ??= null;
+  return r as T & { subscriberStatus: string | null };
 }

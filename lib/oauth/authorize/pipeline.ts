@@ -1,5 +1,6 @@
 import type { AuthorizeState, AuthorizeStep, Entry } from "./authorize-state";
 import { runAuthorizeStep } from "./respond-with-error";
+import { appendHeader } from "../../http/text-body-response";
 import { authenticateClient } from "./steps/authenticate-client";
 import { authenticateByNetwork } from "./steps/authenticate-by-network";
 import { awaitHandset } from "./steps/await-handset";
@@ -70,7 +71,7 @@ export function runPipeline(entry: Entry, req: Request, id?: string): Promise<Re
       const result = step(state);
       const answer = result instanceof Promise ? await result : result;
       if (answer) {
-        for (const cookie of state.setCookies ?? []) answer.headers.append("Set-Cookie", cookie);
+        for (const cookie of state.setCookies ?? []) appendHeader(answer, "Set-Cookie", cookie);
         return answer;
       }
     }

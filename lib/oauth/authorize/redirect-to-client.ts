@@ -1,5 +1,6 @@
 import { config } from "../../config";
 import { sessionState } from "../../sessions/browser-state";
+import { appendHeader, TextBodyResponse } from "../../http/text-body-response";
 
 /** Where the outcome of a request goes once its client and redirect URI are verified. */
 export interface RedirectTarget {
@@ -18,7 +19,7 @@ export function redirectWithSessionState(target: RedirectTarget & { clientId: st
   { browserState, setCookie }: { browserState: string; setCookie?: string }): Response {
   const state = sessionState({ clientId: target.clientId, redirectUri: target.redirectUri, browserState });
   const res = redirectToClient(target, { ...result, session_state: state });
-  if (setCookie) res.headers.append("Set-Cookie", setCookie);
+  if (setCookie) appendHeader(res, "Set-Cookie", setCookie);
   return res;
 }
 
@@ -34,7 +35,7 @@ export function redirectToClient(target: RedirectTarget, result: Record<string, 
   const base = target.redirectUri.split("#")[0]!;
   const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
   const sep = !base.includes("?") ? "?" : /[?&]$/.test(base) ? "" : "&";
-  return new Response(null, {
+  return new TextBodyResponse(null, {
     status: target.status,
     headers: { Location: `${base}${sep}${query}`, "Cache-Control": "no-store", Pragma: "no-cache",
       "Referrer-Policy": "no-referrer" },

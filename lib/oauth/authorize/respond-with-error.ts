@@ -1,5 +1,6 @@
 import { htmlErrorPage } from "../../http/html";
 import { withTransportHeaders } from "../../http/security-headers";
+import { setHeader } from "../../http/text-body-response";
 import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
@@ -64,6 +65,6 @@ export async function runAuthorizeStep(req: Request, step: (ctx: StepContext) =>
   } catch (err) {
     res = respondWithError(err, ctx.target, requestId, req);
   }
-  res.headers.set("X-Request-Id", requestId);
+  setHeader(res, "X-Request-Id", requestId);
   return withTransportHeaders(res);
 }

@@ -3,7 +3,6 @@ import type { Params } from "../../http/params";
 import { auditEventRow } from "../../audit/record-audit-event";
 import { config } from "../../config";
 import { findRefreshToken } from "../../tokens/find-refresh-token";
-import { isSubscriberActive } from "../../tokens/is-subscriber-active";
 import { mintToken } from "../../tokens/mint-token";
 import { revokeTokenFamily } from "../../tokens/revoke-token-family";
 import { rotateRefreshToken } from "../../tokens/rotate-refresh-token";
@@ -42,7 +41,8 @@ export async function refreshTokenGrant({ client, params, now = new Date(), dpop
       : "the refresh token is DPoP-bound: a DPoP proof with its key is required");
   }
   const scopes = narrowedScope({ granted: parseScope(row.scope), requested: params.get("scope") });
-  if (!(await isSubscriberActive({ subscriberId: row.subscriberId }))) {
+  // The subscriber's status came with the token (one statement): a suspended or deleted subscriber is refused.
+  if (row.subscriberStatus !== "active") {
     throw new InvalidGrant("the subscriber's account is not active");
   }
   // Network APIs: the grant's (API scope, purpose) pairs still declared by the operator and, where the basis is now
