@@ -4,15 +4,18 @@ import { baseUrl } from "../fixtures/test-data";
 import { expectAccessible } from "../fixtures/a11y";
 
 /**
- * The console's signing keys page in Chromium (issue 22): the timeline per use, an administrator's rotation of
- * the enc key (sig rotations are covered over HTTP, test/integration/console/keys.test.ts), a viewer's refusal.
+ * The console's signing keys page in Chromium (issue 22): the timeline per use and algorithm (issue 23), an
+ * administrator's rotation of the enc key (sig rotations are covered over HTTP, test/integration/console/keys.test.ts),
+ * a viewer's refusal.
  */
 test("an administrator sees the key timeline and rotates the enc key", async ({ page }) => {
   await consoleAs(page, "admin");
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Signing keys" }).click();
-  await expect(page.getByRole("heading", { level: 2, name: "Signing (sig)" })).toBeVisible();
-  await expect(page.getByRole("table", { name: "Keys for sig, oldest first" }).getByRole("cell", { name: "active" }))
-    .toHaveCount(1);
+  for (const alg of ["RS256", "PS256", "ES256", "EdDSA"]) {
+    await expect(page.getByRole("heading", { level: 2, name: `Signing (sig) · ${alg}` })).toBeVisible();
+    await expect(page.getByRole("table", { name: `Keys for sig ${alg}, oldest first` })
+      .getByRole("cell", { name: "active", exact: true })).toHaveCount(1);
+  }
   await expectAccessible(page, "console-keys");
   await page.getByRole("button", { name: "Rotate the enc key" }).click();
   await expect(page.getByRole("status")).toContainText("The key was rotated.");
