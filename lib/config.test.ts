@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config";
+import { autoWorkers, parseConfig } from "./config";
 
 const SECRETS = {
   KEY_ENCRYPTION_SECRET: "k".repeat(32),
@@ -171,13 +171,22 @@ describe("parseConfig", () => {
   });
   it("WORKERS: a count from 1, or auto (one per core, the default)", async () => {
     const { availableParallelism } = await import("node:os");
-    expect(parseConfig({ ...SECRETS }).WORKERS).toBe(availableParallelism());
-    expect(parseConfig({ ...SECRETS, WORKERS: "auto" }).WORKERS).toBe(availableParallelism());
+    expect(parseConfig({ ...SECRETS }).WORKERS).toBe(autoWorkers());
+    expect(parseConfig({ ...SECRETS, WORKERS: "auto" }).WORKERS).toBe(autoWorkers());
     expect(parseConfig({ ...SECRETS, WORKERS: "1" }).WORKERS).toBe(1);
     expect(parseConfig({ ...SECRETS, WORKERS: "4" }).WORKERS).toBe(4);
     for (const bad of ["0", "-1", "1.5", "two", "AUTO", "01", "2000"]) {
       expect(failure({ ...SECRETS, WORKERS: bad })).toBe(
         "Invalid configuration: WORKERS must be an integer from 1 to 1024, or auto (one per core)");
     }
+    // auto: the cores of the CPU affinity, lowered to a container's cgroup v2 quota (cpu.max), rounded up
+    const cores = availableParallelism();
+    expect(autoWorkers(undefined)).toBe(cores);
+    expect(autoWorkers("max 100000\n")).toBe(cores);
+    expect(autoWorkers("100000 100000\n")).toBe(1);
+    expect(autoWorkers("150000 100000")).toBe(Math.min(cores, 2));
+    expect(autoWorkers("50000 100000")).toBe(1);
+    expect(autoWorkers(`${100000 * (cores + 8)} 100000`)).toBe(cores);
+    expect(autoWorkers("garbage")).toBe(cores);
   });
 });

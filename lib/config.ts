@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { availableParallelism } from "node:os";
@@ -115,14 +115,14 @@ const schema = z.object({
     .default("http://localhost:3000")
     .refine((v) => !v.includes("?") && !v.includes("#"), "must not contain a query or fragment"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  // Server processes sharing PORT (server/cluster.ts): `auto` is one per core (os.availableParallelism()); 1 is a
-  // single process with no cluster primary.
+  // Server processes sharing PORT (server/cluster.ts): `auto` is one per core the process may use (the cgroup CPU
+  // quota when a container sets one, which Node 20's os.availableParallelism() ignores); 1 is a single process.
   WORKERS: z
     .string()
     .default("auto")
     .refine((v) => /^(auto|[1-9][0-9]{0,3})$/.test(v) && (v === "auto" || Number(v) <= 1024),
       "must be an integer from 1 to 1024, or auto (one per core)")
-    .transform((v) => (v === "auto" ? availableParallelism() : Number(v))),
+    .transform((v) => (v === "auto" ? autoWorkers() : Number(v))),
   DATABASE_URL: z
     .string()
     .default(`file:${path.join(process.cwd(), "prisma", "dev.db")}`)
@@ -262,4 +262,25 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/**
+ * `WORKERS=auto`: the cores this process may use: os.availableParallelism() (the CPU affinity), lowered to the
+ * cgroup v2 CPU quota (`cpu.max`: "<quota> <period>", or "max") when one is set, rounded up, at least 1.
+ */
+export function autoWorkers(cpuMax = readCpuMax()): number {
+  const cores = availableParallelism();
+  const [quota, period] = (cpuMax ?? "").trim().split(/\s+/);
+  const q = Number(quota);
+  const p = Number(period);
+  if (!quota || quota === "max" || !(q > 0) || !(p > 0)) return cores;
+  return Math.max(1, Math.min(cores, Math.ceil(q / p)));
+}
+
+function readCpuMax(): string | undefined {
+  try {
+    return readFileSync("/sys/fs/cgroup/cpu.max", "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -158,7 +158,8 @@ export class LeanHeaders extends Headers {
     const v = String(value).trim();
     if (key === "set-cookie") (this.#cookies ??= []).push(v);
     const old = this.#map.get(key);
-    this.#map.set(key, old === undefined ? v : `${old}, ${v}`);
+    // Repeated Cookie lines are one cookie list ("; ", as undici and Node join them); other headers a comma list.
+    this.#map.set(key, old === undefined ? v : `${old}${key === "cookie" ? "; " : ", "}${v}`);
   }
 
   override set(name: string, value: string): void {

@@ -28,6 +28,14 @@ describe("LeanHeaders (the lean server's request headers)", () => {
     expect([...new Request("https://op.example/", { headers: lean }).headers]).toEqual([...real]);
   });
 
+  it("joins repeated Cookie lines into one cookie list, as undici does (the lean /authorize splits it on ';')", () => {
+    const raw = ["Cookie", "op_browser=abc", "cookie", "lang=fr"];
+    const real = new Headers();
+    for (let i = 0; i < raw.length; i += 2) real.append(raw[i]!, raw[i + 1]!);
+    expect(new LeanHeaders(raw).get("cookie")).toBe(real.get("cookie"));
+    expect(new LeanHeaders(raw).get("cookie")).toBe("op_browser=abc; lang=fr");
+  });
+
   it("set, append and delete change what is read", () => {
     const h = new LeanHeaders(["X-Forwarded-For", "10.0.0.1"]);
     h.append("x-forwarded-for", " 10.0.0.2 ");
