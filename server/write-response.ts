@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { TEXT_BODY, TEXT_HEADERS } from "../lib/http/text-body-response";
+import { pendingHeaders, TEXT_BODY } from "../lib/http/text-body-response";
 
 let stateSymbol: symbol | null | undefined;
 
@@ -46,7 +46,7 @@ export async function writeResponse(out: ServerResponse, res: Response, fixed: R
   if (!taken) fixedNames.set(fixed, taken = new Set(fixed.map(([k]) => k.toLowerCase())));
   // A TextBodyResponse whose headers nothing has read yet: its own list (lower-case names, every value
   // on its own line), no Headers object built.
-  const pending = (res as Partial<Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>>)[TEXT_HEADERS]?.();
+  const pending = pendingHeaders(res);
   if (pending) {
     for (let i = 0; i < pending.length; i += 2) {
       const key = pending[i]!;

@@ -72,12 +72,14 @@ const GENERATION_KEY = Symbol.for("operator-identity.client-cache-generation");
 const shared = globalThis as { [CACHE_KEY]?: ClientCache; [GENERATION_KEY]?: { value: number } };
 const cache: ClientCache = (shared[CACHE_KEY] ??= new Map());
 const generation = (shared[GENERATION_KEY] ??= { value: 0 });
-// Another worker of this machine changed a client (lib/cluster/broadcast.ts): drop this process's copy too.
-onBroadcast("client-cache", (clientId) => {
+/** Drops one client (every client when none is named) from this process's cache; a read under way is not kept. */
+function dropCached(clientId: string | undefined) {
   generation.value++;
-  if (typeof clientId === "string") cache.delete(clientId);
-  else cache.clear();
-});
+  if (clientId === undefined) cache.clear();
+  else cache.delete(clientId);
+}
+// Another worker of this machine changed a client (lib/cluster/broadcast.ts): drop this process's copy too.
+onBroadcast("client-cache", (clientId) => dropCached(typeof clientId === "string" ? clientId : undefined));
 
 export function toRegisteredClient(row: Client): RegisteredClient {
   return {
@@ -132,7 +134,6 @@ export async function getClient({ clientId }: { clientId: string }): Promise<Reg
 
 /** Drops a client from this process's cache (both bundles'; other processes see the change within CLIENT_CACHE_MS). */
 export function invalidateClient({ clientId }: { clientId: string }) {
-  generation.value++;
-  cache.delete(clientId);
+  dropCached(clientId);
   broadcast("client-cache", clientId); // the other workers of this machine (a no-op with WORKERS=1)
 }

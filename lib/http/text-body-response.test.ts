@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { json } from "./respond";
-import { appendHeader, hasHeader, setHeader, TEXT_BODY, TEXT_HEADERS, TextBodyResponse } from "./text-body-response";
+import { appendHeader, hasHeader, pendingHeaders, setHeader, TEXT_BODY, TextBodyResponse } from "./text-body-response";
 
 describe("TextBodyResponse (a Response that keeps its string body until something reads it)", () => {
   const make = () => new TextBodyResponse('{"a":"é"}', { status: 201, statusText: "Created", headers: { "content-type": "application/json" } });
@@ -50,7 +50,7 @@ describe("TextBodyResponse (a Response that keeps its string body until somethin
   });
 
   it("keeps record headers as a list until `headers` is read, then they are the Headers", () => {
-    const pending = (r: Response) => (r as unknown as Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>)[TEXT_HEADERS]();
+    const pending = pendingHeaders;
     const r = new TextBodyResponse(null, { status: 302, headers: { Location: "https://rp.example/cb?code=x", "Cache-Control": "no-store" } });
     setHeader(r, "X-Request-Id", "a");
     setHeader(r, "x-request-id", "b"); // set replaces, whatever the case

@@ -5,7 +5,7 @@ export const TEXT_BODY = Symbol.for("operator-identity.text-body");
 export const TEXT_HEADERS = Symbol.for("operator-identity.text-headers");
 /** set / append / has on that list (a symbol, so a response of either bundle's copy is recognised). */
 const HEADER_OP = Symbol.for("operator-identity.text-header-op");
-type HeaderOp = (op: "set" | "append" | "has", name: string, value?: string) => boolean;
+type HeaderOp = (op: "set" | "append", name: string, value?: string) => boolean;
 
 type LeanInit = { status?: number; statusText?: string; headers?: HeadersInit };
 
@@ -60,12 +60,11 @@ export class TextBodyResponse extends Response {
     return headers;
   }
 
-  /** set / append / has on the pending list; false when the list is gone (the caller uses `headers`). */
-  [HEADER_OP](op: "set" | "append" | "has", name: string, value = ""): boolean {
+  /** set / append on the pending list; false when the list is gone (the caller uses `headers`). */
+  [HEADER_OP](op: "set" | "append", name: string, value = ""): boolean {
     const list = this.#pending;
     if (!list) return false;
     const key = name.toLowerCase();
-    if (op === "has") return list.some((n, i) => i % 2 === 0 && n === key);
     if (op === "set") {
       for (let i = list.length - 2; i >= 0; i -= 2) if (list[i] === key) list.splice(i, 2);
     }
@@ -127,9 +126,18 @@ export function appendHeader(res: Response, name: string, value: string): void {
 
 /** `res.headers.has(name)`, as {@link setHeader}. */
 export function hasHeader(res: Response, name: string): boolean {
-  const pending = (res as Partial<Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>>)[TEXT_HEADERS]?.();
-  if (pending) return headerOp(res)!.call(res, "has", name);
-  return res.headers.has(name);
+  const pending = pendingHeaders(res);
+  if (!pending) return res.headers.has(name);
+  const key = name.toLowerCase();
+  return pending.some((n, i) => i % 2 === 0 && n === key);
+}
+
+/**
+ * The header list of a TextBodyResponse (either bundle's copy) that nothing has read `headers` of yet: lower-case
+ * names and values in turn. Undefined for any other response, or once `headers` was read.
+ */
+export function pendingHeaders(res: Response): readonly string[] | undefined {
+  return (res as Partial<Record<typeof TEXT_HEADERS, () => readonly string[] | undefined>>)[TEXT_HEADERS]?.();
 }
 
 function headerOp(res: Response): HeaderOp | undefined {

@@ -163,15 +163,17 @@ async function getKeySet(): Promise<KeySet> {
 
 /** Drops the cached key set (after a rotation in this process; both bundles share it). */
 export function invalidateKeyCache() {
-  state.set = undefined;
-  state.generation++;
+  dropKeySet();
   broadcast("key-cache"); // the other workers of this machine (a no-op with WORKERS=1)
 }
 // Another worker of this machine rotated a key (lib/cluster/broadcast.ts): reload at the next use.
-onBroadcast("key-cache", () => {
+onBroadcast("key-cache", dropKeySet);
+
+/** Forgets this process's key set; a load begun before is neither joined nor kept (`generation`). */
+function dropKeySet() {
   state.set = undefined;
   state.generation++;
-});
+}
 
 /**
  * The key currently used for `use` and, for sig, the signing algorithm `alg` (RS256 when omitted): the oldest active
