@@ -1,7 +1,7 @@
 import { verifySecret } from "../crypto";
 import { InvalidUserCode, MissingUserCode } from "../oauth/errors";
 import { config } from "../config";
-import { hitRateLimit, peekRateLimit } from "../security/hit-rate-limit";
+import { hitRateLimit, refundRateLimit } from "../security/hit-rate-limit";
 import type { Limit } from "../security/limits";
 import { BackchannelSlowDown } from "./bc-authorize/slow-down";
 
@@ -19,7 +19,10 @@ export const USER_CODE_TRIES: Limit = { name: "ciba-user-code", limit: 10, windo
  * Wrong `user_code`s for one subscriber from dynamically registered clients, whichever (registering many clients
  * must not multiply the ten tries): USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER per day. Beyond it a dynamic client's
  * user_code is not checked (429 `slow_down`, audited with `limit: "ciba-user-code-dyn"`); operator clients are not
- * affected. Read before the check, counted only for a wrong code.
+ * affected. Each try is reserved as a failure BEFORE the code is checked (one atomic increment, hitRateLimit), so
+ * however many arrive at once, on however many instances, at most the cap are ever checked; a right code gives its
+ * reservation back, and so does a try refused by the cap, so the count is the wrong codes plus the tries in flight and
+ * a right code never spends the budget.
  */
 export const userCodeFailuresFromDynamicClients = (): Limit =>
   ({ name: "ciba-user-code-dyn", limit: config().USER_CODE_FAILURES_DYNAMIC_PER_SUBSCRIBER, windowSeconds: 24 * 60 * 60 });
@@ -43,11 +46,18 @@ export async function checkUserCode({ clientId, dynamic = false, subscriberId, u
   if (userCode === undefined) throw new MissingUserCode("this subscriber requires a user_code");
   const verdict = await hitRateLimit({ limit: USER_CODE_TRIES, subject: `${clientId}\n${subscriberId}` });
   if (!verdict.allowed) throw new UserCodeSlowDown(verdict.retryAfter, USER_CODE_TRIES.name);
-  if (dynamic) {
-    const overall = await peekRateLimit({ limit: userCodeFailuresFromDynamicClients(), subject: subscriberId });
-    if (!overall.allowed) throw new UserCodeSlowDown(overall.retryAfter, userCodeFailuresFromDynamicClients().name);
+  // The dynamic clients' daily budget (the reservation and its refund in the same window).
+  const failures = dynamic ? { limit: userCodeFailuresFromDynamicClients(), subject: subscriberId, now: Date.now() } : null;
+  if (failures) {
+    const reserved = await hitRateLimit(failures);
+    if (!reserved.allowed) {
+      await refundRateLimit(failures);
+      throw new UserCodeSlowDown(reserved.retryAfter, failures.limit.name);
+    }
   }
-  if (userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) return;
-  if (dynamic) await hitRateLimit({ limit: userCodeFailuresFromDynamicClients(), subject: subscriberId });
+  if (userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) {
+    if (failures) await refundRateLimit(failures);
+    return;
+  }
   throw new InvalidUserCode("the user_code is not right");
 }

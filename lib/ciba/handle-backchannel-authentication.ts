@@ -29,7 +29,8 @@ import { checkNetworkApiScopes } from "../api-consent/check-scopes";
  *    before the hint is resolved); the parameters (bc-authorize/validate-request.ts), the subscriber the one hint names
  *    (bc-authorize/resolve-subscriber.ts), the subscriber's user code (check-user-code.ts);
  * 4. the request is stored and delivered (bc-authorize/create-backchannel-request.ts): handset, text message, or
- *    nowhere for a suspended subscriber, with the same answer for all three.
+ *    nowhere for a suspended subscriber, with the same answer for all three; a self-registered client's number that
+ *    names nobody is answered the same way (resolve-subscriber.ts: accepted, then expired; never `unknown_user_id`).
  * Answers `{auth_req_id, expires_in, interval}` (interval for poll and ping), `Cache-Control: no-store`.
  * Every request of an authenticated client is audited (`backchannel_requested`: outcome, reason; never the number,
  * the hint or the auth_req_id).
@@ -49,7 +50,7 @@ export async function handleBackchannelAuthentication(req: Request): Promise<Res
     const request = validateBackchannelParams({ params, client });
     await checkNetworkApiScopes(request.scopes, client); // the operator's purpose declarations (docs/network-apis.md)
     const subscriber = await resolveBackchannelSubscriber({ hint: request.hint, client });
-    subscriberId = subscriber.id;
+    subscriberId = subscriber.unknown ? null : subscriber.id; // a stand-in for a number nobody has is audited as no one
     await checkUserCode({ clientId: client.id, dynamic: client.registeredBy === "dynamic", subscriberId: subscriber.id, userCodeHash: subscriber.userCodeHash,
       userCode: request.userCode });
     const created = await createBackchannelRequest({ client, subscriber, request, ip,

@@ -11,6 +11,7 @@ import { invalidateClient } from "./get-client";
 import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
 import { checkSecurityRules, DEFAULT_GRANT_TYPES, securityColumns, type ClientSecurityInput } from "./client-security";
 import { sealClientSecret } from "./seal-client-secret";
+import { ownSector } from "./own-sector";
 
 export interface CreateClientInput extends ClientSecurityInput {
   name: string;
@@ -23,6 +24,11 @@ export interface CreateClientInput extends ClientSecurityInput {
   isPublic?: boolean;
   postLogoutRedirectUris?: readonly string[];
   sectorIdentifier?: string;
+  /**
+   * A sector of the client's own (own-sector.ts) instead of its redirect URIs' host: for self-registered clients
+   * that proved no shared sector. Excludes `sectorIdentifier`.
+   */
+  ownSector?: boolean;
   /** `id_token_signed_response_alg`: RS256 (the default), PS256, ES256 or EdDSA. */
   idTokenSignedResponseAlg?: string;
   /** Fixed credentials, for the documented demo client only; otherwise both are generated. */
@@ -47,7 +53,8 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
   const postLogout = [...new Set(input.postLogoutRedirectUris ?? [])];
   postLogout.forEach((u) => checkRedirectUri(u, "post-logout redirect URI"));
   const scopes = checkScopes(input.scopes);
-  const sectorIdentifier = resolveSectorIdentifier(urls, input.sectorIdentifier);
+  if (input.ownSector && input.sectorIdentifier !== undefined) throw new AdminError("a client's own sector excludes a sector identifier");
+  const hostSector = input.ownSector ? null : resolveSectorIdentifier(urls, input.sectorIdentifier);
   const isPublic = input.isPublic ?? false;
   const profile = checkProfile(input.profile ?? DEFAULT_PROFILE);
   const idTokenSignedResponseAlg = checkIdTokenAlg(input.idTokenSignedResponseAlg ?? "RS256");
@@ -68,6 +75,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
     throw new AdminError(`a client named "${name}" already exists`);
   }
   const id = input.fixedCredentials?.clientId ?? newClientId();
+  const sectorIdentifier = hostSector ?? ownSector(id);
   const clientSecret = isPublic || keyOnly ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
   try {
     const row = await db.client.create({

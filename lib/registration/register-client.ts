@@ -13,6 +13,7 @@ import { refundInitialAccessToken, reserveInitialAccessToken } from "./initial-a
 import { PROFILE_FIELD, type RegistrationMetadata } from "./registration-metadata";
 import { InvalidClientMetadata, RegistrationTokenRefused } from "./registration-errors";
 import { CIBA_GRANT_TYPE } from "../ciba/ciba";
+import { checkSectorKept } from "./check-sector-kept";
 
 /** What the registration endpoints answer (RFC 7591 §3.2.1, RFC 7592 §3). */
 export type ClientInformation = Record<string, unknown>;
@@ -106,7 +107,8 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
         result = await createClient({
           name, redirectUris: metadata.redirectUris, scopes: metadata.scopes, profile: metadata.profile,
           isPublic: metadata.isPublic, postLogoutRedirectUris: metadata.postLogoutRedirectUris,
-          sectorIdentifier: metadata.sectorIdentifier, authMethod: metadata.authMethod, jwks: metadata.jwks,
+          ...(metadata.sectorIdentifier === null ? { ownSector: true } : { sectorIdentifier: metadata.sectorIdentifier }),
+          authMethod: metadata.authMethod, jwks: metadata.jwks,
           jwksUri: metadata.jwksUri, grantTypes: metadata.grantTypes,
           requireSignedRequestObject: metadata.requireSignedRequestObject,
           requirePushedAuthorizationRequests: metadata.requirePushedAuthorizationRequests,
@@ -196,10 +198,7 @@ export async function updateRegistration({ clientId, token, body, metadata, clie
     throw new InvalidClientMetadata(`token_endpoint_auth_method cannot change from ${kind(current.authMethod, current.isPublic)} `
       + `to ${kind(metadata.authMethod, metadata.isPublic)}: register a new client`);
   }
-  if (metadata.sectorIdentifier !== row.sectorIdentifier) {
-    throw new InvalidClientMetadata(`the pairwise sector cannot change (it is ${row.sectorIdentifier}; the redirect URIs or `
-      + "sector_identifier_uri give " + `${metadata.sectorIdentifier}): subject identifiers depend on it`);
-  }
+  checkSectorKept({ row, metadata });
   const name = metadata.name ?? row.name;
   if (name !== row.name && !(await nameIsFree(name, clientId))) {
     throw new InvalidClientMetadata(`client_name "${name}" is already taken`);

@@ -54,7 +54,11 @@ export interface RegistrationMetadata {
   requirePushedAuthorizationRequests: boolean;
   dpopBoundAccessTokens: boolean;
   logout: ClientLogoutSettings;
-  sectorIdentifier: string;
+  /**
+   * The pairwise sector the client proved with its sector_identifier_uri (that URI's host); null: none given, so
+   * the client gets a sector of its own (lib/clients/own-sector.ts), shared with no other client.
+   */
+  sectorIdentifier: string | null;
   sectorIdentifierUri: string | null;
   // CIBA Core §4 (docs/ciba.md): null when not given (a replacement clears them)
   backchannelTokenDeliveryMode: DeliveryMode | null;
@@ -225,23 +229,10 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     frontchannel_logout_session_required: optBool(body, "frontchannel_logout_session_required"),
   };
 
-  // The pairwise sector (OpenID Connect Core §8.1, Registration §5).
+  // The pairwise sector (OpenID Connect Core §8.1, Registration §5): shared only by proof, else the client's own.
   const sectorIdentifierUri = optString(body, "sector_identifier_uri") ?? null;
-  let sectorIdentifier: string;
-  if (sectorIdentifierUri !== null) {
-    const listed = await as(InvalidClientMetadata, () => fetchSectorIdentifier(sectorIdentifierUri, allowLoopback));
-    const missing = redirectUris.find((u) => !listed.uris.includes(u));
-    if (missing) throw new InvalidRedirectUri(`redirect URI ${missing} is not listed at sector_identifier_uri`);
-    sectorIdentifier = await as(InvalidClientMetadata, () => resolveSectorIdentifier(urls, listed.host));
-  } else {
-    const hosts = [...new Set(urls.map((u) => u.host || u.protocol.slice(0, -1)))];
-    if (hosts.length > 1) {
-      throw new InvalidClientMetadata(`redirect_uris span several hosts (${hosts.join(", ")}): register a `
-        + "sector_identifier_uri listing them (OpenID Connect Registration §5)");
-    }
-    sectorIdentifier = await as(InvalidClientMetadata, () => resolveSectorIdentifier(urls));
-  }
-
+  const sectorIdentifier = sectorIdentifierUri === null
+    ? null : await provedSector({ sectorIdentifierUri, redirectUris, urls, grantTypes, allowLoopback });
   return {
     name, redirectUris, postLogoutRedirectUris, scopes, profile, authMethod, isPublic, jwks, jwksUri,
     grantTypes: grantTypes as ClientGrantType[],
@@ -254,4 +245,24 @@ export async function readRegistrationMetadata(value: unknown, { allowLoopback }
     backchannelUserCodeParameter: optBool(body, "backchannel_user_code_parameter"),
     idTokenSignedResponseAlg,
   };
+}
+
+/**
+ * A shared pairwise sector, by proof (OpenID Connect Registration §5): the `sector_identifier_uri`, fetched from the
+ * sector's host over https, lists every redirect URI, so that host vouches for them; its host (with port) is the
+ * sector. Not with the CIBA grant: a backchannel client receives subject identifiers without ever using its redirect
+ * URIs, so copying another relying party's redirect URIs and its published list would give it that party's PCRs.
+ */
+async function provedSector({ sectorIdentifierUri, redirectUris, urls, grantTypes, allowLoopback }: {
+  sectorIdentifierUri: string; redirectUris: string[]; urls: URL[]; grantTypes: string[]; allowLoopback: boolean;
+}): Promise<string> {
+  if (grantTypes.includes(CIBA_GRANT_TYPE)) {
+    throw new InvalidClientMetadata(`sector_identifier_uri cannot be registered with the ${CIBA_GRANT_TYPE} grant: a `
+      + "backchannel client never uses its redirect URIs, so they prove no sector; it gets a sector of its own "
+      + "(the operator can register a client in a shared sector)");
+  }
+  const listed = await as(InvalidClientMetadata, () => fetchSectorIdentifier(sectorIdentifierUri, allowLoopback));
+  const missing = redirectUris.find((u) => !listed.uris.includes(u));
+  if (missing) throw new InvalidRedirectUri(`redirect URI ${missing} is not listed at sector_identifier_uri`);
+  return as(InvalidClientMetadata, () => resolveSectorIdentifier(urls, listed.host));
 }

@@ -86,6 +86,17 @@ export async function hitRateLimits(limits: [Limit, string][]): Promise<{ limit:
   return null;
 }
 
+/**
+ * Gives back one hit that hitRateLimit counted at `now` (so in the same window): a reservation that turned out not to
+ * count (a right code, a try refused without being checked). One conditional decrement, never below zero.
+ */
+export async function refundRateLimit({ limit, subject, now = Date.now() }: {
+  limit: Limit; subject: string; now?: number;
+}): Promise<void> {
+  const w = rateLimitWindow(limit, subject, now);
+  await db.rateLimit.updateMany({ where: { key: w.key, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+}
+
 /** Reads a limit without counting a hit (one indexed read): whether the subject is over it now. */
 export async function peekRateLimit({ limit, subject, now = Date.now() }: {
   limit: Limit; subject: string; now?: number;

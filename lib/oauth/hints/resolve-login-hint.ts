@@ -3,7 +3,7 @@ import { decryptMsisdn } from "./encr-msisdn";
 import { getKeys } from "../../keys/key-store";
 import { InvalidRequest } from "../errors";
 import { BAD_HINT, type LoginHint } from "./parse-login-hint";
-import { findPairwiseSubscriber } from "../../subjects/find-pairwise-subscriber";
+import { findIssuedPcrSubscriber } from "../../subjects/find-issued-pcr-subscriber";
 import { getNetworkResolver } from "../../network/network-resolver";
 
 /** Whom a hint names: always the MSISDN, and the subscriber id when the hint form carries it. */
@@ -19,7 +19,8 @@ export interface HintedSubscriber {
  * subscriber exists (or is suspended) must not show at this stage, so the sign-in screen fails
  * generically later. An `ipport:` hint is resolved by the network (lib/network, one look-up): null when the
  * network does not know that address and port (the hint then names nobody, as an unknown number). ENCR_MSISDN is tried with every published `enc` key (active first) so values
- * made before a key rotation still work. A PCR must have been issued for this client's sector.
+ * made before a key rotation still work. A PCR must have been issued to this client (findIssuedPcrSubscriber: its
+ * sector, and the subscriber's remembered consent for it); any other PCR is the same `invalid_request`.
  */
 export async function resolveLoginHint({ hint, client }: { hint: LoginHint; client: RegisteredClient }):
   Promise<HintedSubscriber | null> {
@@ -37,7 +38,7 @@ export async function resolveLoginHint({ hint, client }: { hint: LoginHint; clie
     }
     throw new InvalidRequest(BAD_HINT);
   }
-  const subscriber = await findPairwiseSubscriber({ sub: hint.pcr, sectorIdentifier: client.sectorIdentifier });
+  const subscriber = await findIssuedPcrSubscriber({ pcr: hint.pcr, client });
   if (!subscriber) throw new InvalidRequest(BAD_HINT);
   return { msisdn: subscriber.msisdn, subscriberId: subscriber.id };
 }
