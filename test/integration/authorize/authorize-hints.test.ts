@@ -99,6 +99,7 @@ describe("login_hint", () => {
   });
 
   it("PCR resolves through this client's sector", async () => {
+    await grant(alice, client).catch(() => undefined); // issued to this client: alice's remembered consent
     const { params } = await expectInteraction(await authorize(requestFor(client, { login_hint: `PCR:${pcr}` })));
     expect(params).toMatchObject({ hintedSubscriberId: alice.id, hintedMsisdn: alice.msisdn });
   });
@@ -107,6 +108,21 @@ describe("login_hint", () => {
     const other = await createTestClient({ redirectUris: ["https://other-rp.example.test/cb"] });
     const q = requestFor(other, { login_hint: `PCR:${pcr}` });
     expectErrorRedirect(await authorize(q), other, q.state, "invalid_request");
+  });
+
+  it("a PCR of this sector issued to another client of it -> invalid_request, as an unknown PCR (no masked number)", async () => {
+    // Issue 33: the operator registered a second client in the same sector; alice consented to `client` only.
+    const sibling = await createTestClient({ redirectUris: ["https://rp.example.test/sibling"] });
+    const unknownPcr = pairwiseSubject({ subscriberId: "nobody", sectorIdentifier: "rp.example.test" });
+    const errors = [];
+    for (const hint of [unknownPcr, pcr]) {
+      const q = requestFor(sibling, { login_hint: `PCR:${hint}` });
+      errors.push(expectErrorRedirect(await authorize(q), sibling, q.state, "invalid_request"));
+    }
+    expect(errors[1]).toBe(errors[0]);
+    await grant(alice, sibling); // once she allows it, the PCR names her for it too
+    const { params } = await expectInteraction(await authorize(requestFor(sibling, { login_hint: `PCR:${pcr}` })));
+    expect(params).toMatchObject({ hintedSubscriberId: alice.id, hintedMsisdn: alice.msisdn });
   });
 
   it("MSISDN of a suspended subscriber is not revealed here", async () => {

@@ -5,7 +5,7 @@ import { encryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { hashedLoginHint } from "@/lib/oauth/id-token";
 import { rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import { smsCodeHash, smsLinkHash, SMS_LINK_PATH } from "@/lib/ciba/sms-link";
-import { createTestSubscriber, serverKey, type Subscriber } from "../../support/authorize-support";
+import { createTestSubscriber, grant, serverKey, type Subscriber } from "../../support/authorize-support";
 import { createCibaClient, handsetRequestOf } from "../../support/ciba-support";
 import { enrolledDevice } from "../../support/mobile-support";
 import { assertion, ASSERTION_TYPE, post, registerKeyClient, testKey } from "../client-auth/support";
@@ -25,6 +25,7 @@ beforeAll(async () => {
   alice = await createTestSubscriber();
   await enrolledDevice(alice);
   pcr = await rememberPairwiseSubject({ subscriberId: alice.id, sectorIdentifier: "rp.example.test" });
+  await grant(alice, client); // a PCR names its subscriber only for a client it was issued to (a remembered consent)
 });
 
 /** The text messages to `msisdn`, once one is there (the fallback's message is sent after the answer). */

@@ -94,6 +94,20 @@ describe("private addresses allowed (development): loopback logout URIs", () => 
 });
 
 describe("sector_identifier_uri (OpenID Connect Registration §5): fetched with limits", () => {
+  it("issue 33: a client of its own sector cannot take a shared one by PUT with a sector_identifier_uri", async () => {
+    const c = await register({ redirect_uris: [`${RP}/cb`] });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const res = await fetch(c.body.registration_client_uri as string, { method: "PUT",
+      body: JSON.stringify({ client_id: c.body.client_id, redirect_uris: [`${RP}/cb`], sector_identifier_uri: `${filesUrl}/sector.json` }),
+      headers: { "content-type": "application/json", "x-forwarded-for": newIp(),
+        authorization: `Bearer ${c.body.registration_access_token as string}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_client_metadata",
+      error_description: expect.stringMatching(/pairwise sector cannot change \(this client has a sector of its own/) });
+    expect((await db.client.findUniqueOrThrow({ where: { id: c.body.client_id as string } })).sectorIdentifier)
+      .toBe(`client:${c.body.client_id as string}`);
+  });
+
   it("accepts redirect URIs on several hosts listed at the sector_identifier_uri; its host is the sector", async () => {
     const uri = `${filesUrl}/sector.json`;
     const r = await register({ redirect_uris: [`${RP}/cb`, `${OTHER}/cb`], sector_identifier_uri: uri });

@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { sha256 } from "@/lib/crypto";
 import { createClient } from "@/lib/clients/create-client";
+import { ownSector } from "@/lib/clients/own-sector";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
 import { createInitialAccessToken } from "@/lib/registration/initial-access-tokens";
 import { createTestSubscriber } from "@/test/support/fixtures";
@@ -165,7 +166,7 @@ describe("POST /register: a client is registered (201)", () => {
     expect(Math.abs((b.client_id_issued_at as number) - Date.now() / 1000)).toBeLessThan(60);
     const row = await db.client.findUniqueOrThrow({ where: { id: b.client_id as string } });
     expect(row).toMatchObject({ registeredBy: "dynamic", registrationAccessTokenHash: sha256(b.registration_access_token as string),
-      sectorIdentifier: "rp.example.test", profile: "mobile-connect", expiresInFormat: "timestamp" });
+      sectorIdentifier: ownSector(b.client_id as string), profile: "mobile-connect", expiresInFormat: "timestamp" });
     expect(row.secretHash).not.toContain(b.client_secret as string);
   });
 
@@ -240,8 +241,6 @@ describe("POST /register: invalid_client_metadata (RFC 7591 §3.2.2), with the a
     ["a client_id chosen by the client", { client_id: "mine" }, /client_id is issued by the server/],
     ["a boolean that is a string", { dpop_bound_access_tokens: "yes" }, /must be true or false/],
     ["a post-logout URI over http", { post_logout_redirect_uris: ["http://rp.example.test/bye"] }, /post-logout redirect URI .* https/],
-    ["redirect URIs on two hosts without sector_identifier_uri",
-      { redirect_uris: [`${RP}/cb`, "https://other.example.test/cb"] }, /span several hosts .* sector_identifier_uri/],
   ])("refuses %s", async (_, extra, description) => {
     const body = "redirect_uris" in extra ? extra : minimal(extra as Json);
     await refused(body, "invalid_client_metadata", description);
@@ -388,7 +387,29 @@ describe("RFC 7592: the client configuration endpoint", () => {
     expect(chosen).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } });
   });
 
-  it("PUT refuses what a registration refuses, a missing client_id, a change of authentication kind or of sector", async () => {
+  it("a sector of its own (issue 33): redirect URIs on several hosts need no sector_identifier_uri, PUT moves them freely",
+    async () => {
+      const c = await registered({ redirect_uris: [`${RP}/cb`, "https://other.example.test/cb"] });
+      const put = (body: Json) => configuration("PUT", c.registration_client_uri, c.registration_access_token, body);
+      expect((await put({ client_id: c.client_id, redirect_uris: ["https://elsewhere.example.test/cb"] })).status).toBe(200);
+      expect(await db.client.findUniqueOrThrow({ where: { id: c.client_id } }))
+        .toMatchObject({ sectorIdentifier: ownSector(c.client_id), redirectUris: JSON.stringify(["https://elsewhere.example.test/cb"]) });
+    });
+
+  it("a host sector of a client registered before own sectors: kept by PUT, on that host only, never with CIBA", async () => {
+    const c = await registered({ redirect_uris: [`${RP}/cb`] });
+    await db.client.update({ where: { id: c.client_id }, data: { sectorIdentifier: "rp.example.test" } });
+    const put = (body: Json) => configuration("PUT", c.registration_client_uri, c.registration_access_token, body);
+    expect((await put({ client_id: c.client_id, redirect_uris: [`${RP}/other`] })).status).toBe(200);
+    expect(await put({ client_id: c.client_id, redirect_uris: ["https://elsewhere.example.test/cb"] }))
+      .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/pairwise sector cannot change/) } });
+    expect(await put({ client_id: c.client_id, redirect_uris: [`${RP}/cb`], backchannel_token_delivery_mode: "poll",
+      grant_types: ["authorization_code", "urn:openid:params:grant-type:ciba"] }))
+      .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/needs a sector of the client's own/) } });
+    expect((await db.client.findUniqueOrThrow({ where: { id: c.client_id } })).sectorIdentifier).toBe("rp.example.test");
+  });
+
+  it("PUT refuses what a registration refuses, a missing client_id, a change of authentication kind", async () => {
     const c = await registered();
     const put = (body: Json) => configuration("PUT", c.registration_client_uri, c.registration_access_token, body);
     expect(await put({ client_id: c.client_id, redirect_uris: ["http://rp.example.test/cb"] }))
@@ -399,8 +420,6 @@ describe("RFC 7592: the client configuration endpoint", () => {
       .toMatchObject({ status: 400, body: { error: "invalid_client_metadata", error_description: expect.stringMatching(/client_id/) } });
     expect(await put({ client_id: c.client_id, redirect_uris: [`${RP}/cb`], token_endpoint_auth_method: "none" }))
       .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/cannot change from client secret to none/) } });
-    expect(await put({ client_id: c.client_id, redirect_uris: ["https://elsewhere.example.test/cb"] }))
-      .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/pairwise sector cannot change/) } });
     const taken = await registered();
     expect(await put({ client_id: c.client_id, redirect_uris: [`${RP}/cb`], client_name: taken.client_name }))
       .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/already taken/) } });
