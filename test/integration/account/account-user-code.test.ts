@@ -75,8 +75,9 @@ describe("the account page's user code section", () => {
       browser.post("/account/user-code", { csrf_token: csrf, display: "page", ui_locales: "en", ...fields });
     const row = () => db.subscriber.findUniqueOrThrow({ where: { id: s.id } });
 
-    for (const fields of [{ user_code: "604182" }, { user_code: "604182", current_secret: "" },
-      { user_code: "604182", current_secret: "48261" }, { remove: "1" }, { remove: "1", current_secret: "48261" }]) {
+    const refusedPosts: Array<Record<string, string>> = [{ user_code: "604182" }, { user_code: "604182", current_secret: "" },
+      { user_code: "604182", current_secret: "48261" }, { remove: "1" }, { remove: "1", current_secret: "48261" }];
+    for (const fields of refusedPosts) {
       const res = await post(fields);
       expect(res.status).toBe(303);
       expect(location(res).searchParams.get("e"), JSON.stringify(fields)).toBe("current_secret_wrong");
