@@ -97,7 +97,17 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
         <h2 id="user-code-title" className="font-semibold">{a.userCodeTitle}</h2>
         <p className={ui.text}>{a.userCodeText}</p>
         <p className={ui.text}>{view.hasUserCode ? a.userCodeIsSet : a.userCodeNone}</p>
+        {/* One form: what proves the change (the current code or the PIN), the new code, and Change / Remove (the
+            latter skips the browser's check of the new code: it is not needed to remove). Works without script. */}
         <AccountForm action="user-code" {...form} className={ui.stack}>
+          {view.userCodeProof && (
+            <div>
+              <label htmlFor="user-code-current" className={ui.label}>{a.userCodeProofLabel[view.userCodeProof]}</label>
+              <input id="user-code-current" name="current_secret" type="password" inputMode="numeric" autoComplete="off"
+                required maxLength={8} aria-describedby="user-code-current-help" className={ui.input} />
+              <p id="user-code-current-help" className={ui.help}>{a.userCodeProofHelp}</p>
+            </div>
+          )}
           <div>
             <label htmlFor="user-code" className={ui.label}>{view.hasUserCode ? a.userCodeNewLabel : a.userCodeLabel}</label>
             <input id="user-code" name="user_code" type="password" inputMode="numeric" autoComplete="off" required
@@ -105,13 +115,10 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
             <p id="user-code-help" className={ui.help}>{a.userCodeHelp}</p>
           </div>
           <button type="submit" className={ui.secondary}>{view.hasUserCode ? a.userCodeChange : a.userCodeSet}</button>
+          {view.hasUserCode && (
+            <button type="submit" name="remove" value="1" formNoValidate className={ui.secondary}>{a.userCodeRemove}</button>
+          )}
         </AccountForm>
-        {view.hasUserCode && (
-          <AccountForm action="user-code" {...form}>
-            <input type="hidden" name="remove" value="1" />
-            <button type="submit" className={ui.secondary}>{a.userCodeRemove}</button>
-          </AccountForm>
-        )}
       </section>
 
       <section aria-labelledby="sign-ins-title" className={ui.stack}>

@@ -14,8 +14,11 @@ import type { StepProps } from "./step-props";
  */
 export function MsisdnStep(props: StepProps & {
   maskedMsisdn?: string; example?: { national: string; international: string } | null; typedMsisdn?: string;
+  /** False for a client that always needs the text-message code (the account page). */
+  phoneOffered?: boolean;
 }) {
   const { id, csrf, t, ui, clientName, error, errorCode, retryAt, maskedMsisdn, example, typedMsisdn } = props;
+  const phoneOffered = props.phoneOffered !== false && errorCode !== "phone_limited";
   // A refused number is this field's error: linked to it (announced with it) and marked invalid.
   const fieldError = errorCode === "msisdn_invalid" && !!error;
   const help = example ? `${t.signIn.msisdnHelp} ${t.signInRecovery.example(example.national, example.international)}`
@@ -42,7 +45,7 @@ export function MsisdnStep(props: StepProps & {
             </div>
           )}
           <button type="submit" id="continue" className={ui.primary}>{t.signIn.continue}</button>
-          {errorCode !== "phone_limited" && (
+          {phoneOffered && (
             <button type="submit" id="phone-first" name="via" value="phone" className={ui.secondary}>{t.phone.offer}</button>
           )}
         </ScreenForm>

@@ -20,7 +20,7 @@ export function ScreenStep({ screen, params: p, ...common }: StepProps & {
   switch (screen.kind) {
     case "select": return <SelectStep {...common} accounts={screen.accounts} />;
     case "msisdn": return <MsisdnStep {...common} maskedMsisdn={screen.maskedMsisdn} example={screen.example}
-      typedMsisdn={screen.typed} />;
+      typedMsisdn={screen.typed} phoneOffered={screen.phoneOffered} />;
     case "code": {
       const { kind: _kind, ...code } = screen;
       return <CodeStep {...common} {...code} needsPin={p.acr === "3"} />;

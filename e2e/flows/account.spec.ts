@@ -104,3 +104,47 @@ test("level 3 asks the PIN too", async ({ page, subscriber }) => {
   await signInWithCode(page, { msisdn: subscriber.msisdn, pin: subscriber.pin });
   await expect(page.getByText("Signed in at level 3.")).toBeVisible();
 });
+
+test("the user code: set with the PIN, a wrong current code refused, changed and removed with the current code",
+  async ({ page, subscriber }) => {
+    await signInToAccount(page, subscriber);
+    const section = page.getByRole("region", { name: "Code for sign-in requests" });
+    await section.getByLabel("Your PIN").fill(subscriber.pin);
+    await section.getByLabel("New code").fill("73915");
+    await section.getByRole("button", { name: "Save the code" }).click();
+    await expect(page.getByRole("status")).toContainText("Your code is saved.");
+
+    // Issue 33: the account session alone does not change the code.
+    await section.getByLabel("Your current code, or your PIN").fill("48261");
+    await section.getByLabel("Replace your code").fill("604182");
+    await section.getByRole("button", { name: "Change the code" }).click();
+    await expect(page.locator("main").getByRole("alert"))
+      .toHaveText("Your current code or PIN was not right. Nothing was changed.");
+    await expectAccessible(page, "account-user-code-refused");
+
+    await section.getByLabel("Your current code, or your PIN").fill("73915");
+    await section.getByLabel("Replace your code").fill("604182");
+    await section.getByRole("button", { name: "Change the code" }).click();
+    await expect(page.getByRole("status")).toContainText("Your code is saved.");
+    // Remove needs no new code (the button skips the browser's check), only the current one.
+    await section.getByLabel("Your current code, or your PIN").fill("604182");
+    await section.getByRole("button", { name: "Remove the code" }).click();
+    await expect(page.getByRole("status")).toHaveText("Your code was removed.");
+    await expect(section.getByText("You have no code")).toBeVisible();
+  });
+
+test("a browser signed in to another app is asked the code again, even when prompt=login is taken off",
+  async ({ page, rp, subscriber }) => {
+    await signInFlow(page, rp, subscriber);
+    // The address /account/start sends to, without prompt=login (page.request shares the browser's cookies).
+    const start = await page.request.get(`${baseUrl()}/account/start`, { maxRedirects: 0 });
+    const authorize = new URL(start.headers().location!);
+    expect(authorize.searchParams.get("prompt")).toBe("login");
+    authorize.searchParams.delete("prompt");
+    await page.goto(authorize.toString());
+    await expect(page.getByLabel("Mobile number")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Approve on your phone instead" })).toHaveCount(0);
+    await signInWithCode(page, { msisdn: subscriber.msisdn });
+    await expect(page).toHaveURL(/\/account\?/);
+    await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+  });

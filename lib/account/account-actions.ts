@@ -4,6 +4,7 @@ import { revokeAccessToken } from "../tokens/revoke-access-token";
 import type { AccountAction } from "./account-post";
 import { clearSessionCookie } from "./account-cookies";
 import { clearUserCode, setUserCode, UserCodeError } from "../ciba/set-user-code";
+import { checkUserCodeProof } from "../ciba/user-code-proof";
 import { withdrawApiConsent } from "../api-consent/consents";
 import { isPurposeScope } from "../network-apis/camara-scopes";
 
@@ -38,15 +39,22 @@ export const removeHandset: AccountAction = async ({ session, form, ip }) =>
 
 /**
  * POST /account/user-code: the subscriber's CIBA user code (docs/ciba.md "User code"). `user_code` sets or
- * replaces it (4-8 digits, not the PIN); `remove` removes it. Audited either way.
+ * replaces it (4-8 digits, not the PIN); `remove` removes it. Audited either way. Every change is proved first by
+ * `current_secret`, the current user code or the PIN (lib/ciba/user-code-proof.ts: each try reserved before it is
+ * checked): the account session alone, on a borrowed phone, must not change what protects the subscriber. A new
+ * code that is not 4 to 8 digits is refused before, without spending a try.
  */
 export const changeUserCode: AccountAction = async ({ session, form, ip }) => {
   const who = { by: "subscriber" as const, ip };
-  if (form.get("remove") !== undefined) {
+  const remove = form.get("remove") !== undefined;
+  const code = (form.get("user_code") ?? "").trim();
+  if (!remove && !/^\d{4,8}$/.test(code)) return { e: "user_code_invalid" };
+  const proof = await checkUserCodeProof({ subscriberId: session.subscriberId, secret: form.get("current_secret") ?? "",
+    ip });
+  if (!proof.ok) return { e: proof.reason === "locked" ? "current_secret_locked" : "current_secret_wrong" };
+  if (remove) {
     return (await clearUserCode({ subscriberId: session.subscriberId, who })) ? { done: "user_code_removed" } : { e: "not_found" };
   }
-  const code = (form.get("user_code") ?? "").trim();
-  if (!code || code.length > 64) return { e: "user_code_invalid" };
   try {
     await setUserCode({ subscriberId: session.subscriberId, code, who });
   } catch (err) {

@@ -14,14 +14,15 @@ describe("account page options", () => {
 });
 
 describe("the account login cookie", () => {
-  const login = { state: "s".repeat(43), verifier: "v".repeat(43), display: "popup", lang: "en" };
+  const login = { state: "s".repeat(43), verifier: "v".repeat(43), display: "popup", lang: "en", startedAt: 1_750_000_000 };
   it("reads back what it wrote", () => {
     const header = loginCookie(login).split(";")[0]!;
     expect(readLoginCookie(header)).toEqual(login);
   });
   it("refuses a forged or malformed value", () => {
-    for (const value of ["", "a.b.c.d", `${"s".repeat(43)}.${"v".repeat(43)}.evil.en`, `${"s".repeat(43)}.${"v".repeat(43)}.page.e"n`,
-      `${"s".repeat(43)}.${"v".repeat(43)}.page`]) {
+    const sv = `${"s".repeat(43)}.${"v".repeat(43)}`;
+    for (const value of ["", "a.b.c.d.1", `${sv}.evil.en.1`, `${sv}.page.e"n.1`, `${sv}.page.1`, `${sv}.page.en`,
+      `${sv}.page.en.-1`, `${sv}.page.en.1e9`, `${sv}.page.en.1.2`]) {
       expect(readLoginCookie(`account_login=${value}`), value).toBeNull();
     }
   });

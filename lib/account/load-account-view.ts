@@ -5,7 +5,7 @@ import { listDevices } from "../devices/list-devices";
 import { listSubscriberGrants } from "../grants/list-subscriber-grants";
 import type { Messages } from "../i18n/get-messages";
 import { describeConsent } from "../interaction/describe-consent";
-import { hasUserCode } from "../ciba/set-user-code";
+import { readUserCodeState, type UserCodeProofKind } from "../ciba/user-code-proof";
 import { listApiConsents } from "../api-consent/consents";
 
 /** Everything the account page shows, in the subscriber's language. */
@@ -18,6 +18,8 @@ export interface AccountView {
   signIns: Array<{ at: Date; app: string; level: string }>;
   /** Whether the subscriber set a CIBA user code (docs/ciba.md "User code"). */
   hasUserCode: boolean;
+  /** What changing it asks for: the current code and/or the PIN, or nothing (lib/ciba/user-code-proof.ts). */
+  userCodeProof: UserCodeProofKind;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface AccountView {
 export async function loadAccountView({ subscriberId, t }: { subscriberId: string; t: Messages }): Promise<AccountView> {
   const [grants, devices, signIns, userCode, apiConsents] = await Promise.all([
     listSubscriberGrants({ subscriberId }), listDevices({ subscriberId }), listSubscriberSignIns({ subscriberId }),
-    hasUserCode({ subscriberId }), listApiConsents({ subscriberId }),
+    readUserCodeState({ subscriberId }), listApiConsents({ subscriberId }),
   ]);
   const names = await findClientNames({ clientIds: [...grants.map((g) => g.clientId),
     ...apiConsents.map((c) => c.clientId),
@@ -41,7 +43,8 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
     handsets: devices.filter((d) => !d.revokedAt)
       .map((d) => ({ id: d.id, name: d.name, enrolledAt: d.createdAt, lastSeenAt: d.lastSeenAt })),
     signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), level: s.acr ?? "?" })),
-    hasUserCode: userCode,
+    hasUserCode: userCode.hasUserCode,
+    userCodeProof: userCode.proof,
     apiConsents: apiConsents.map((c) => ({ clientId: c.clientId, name: appName(c.clientId), purpose: c.purpose,
       purposeText: t.purposes[c.purpose] ?? c.purpose, apis: c.scopes.map((s) => t.scopes[s] ?? s), since: c.since })),
   };

@@ -74,9 +74,3 @@ export async function clearUserCode({ subscriberId, who }: { subscriberId: strin
   await audit(subscriberId, who, "clear");
   return true;
 }
-
-/** Whether the subscriber has a user code (the account page shows "set" or "none"). */
-export async function hasUserCode({ subscriberId }: { subscriberId: string }): Promise<boolean> {
-  const row = await db.subscriber.findUnique({ where: { id: subscriberId }, select: { userCodeHash: true } });
-  return Boolean(row?.userCodeHash);
-}

@@ -7,3 +7,15 @@ export const ACCOUNT_CLIENT_ID = "account";
 
 /** Its redirect URI, under the issuer (lib/account/finish-account-sign-in.ts answers it). */
 export const ACCOUNT_CALLBACK_PATH = "/account/callback";
+
+/**
+ * The clients whose every authorization must be a fresh sign-in with the code sent by text message
+ * (RegisteredClient.freshCodeSignIn): the account page, which changes what protects the subscriber (handsets,
+ * the CIBA user code, consents), must never be opened by a session another app left in the browser, by the
+ * network's silent sign-in, or by a handset approval. A property of the client record, honoured by the
+ * authorization endpoint's prompt, session and network steps and by the sign-in screens; the account callback
+ * checks the result again (lib/account/check-fresh-code-sign-in.ts).
+ */
+export function signsInWithFreshCode(clientId: string): boolean {
+  return clientId === ACCOUNT_CLIENT_ID;
+}

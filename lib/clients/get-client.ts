@@ -4,6 +4,7 @@ import { broadcast, onBroadcast } from "../cluster/broadcast";
 import type { JSONWebKeySet } from "jose";
 import { isSigningAlg, SIGNING_ALG, type SigningAlg } from "../keys/key-store";
 import { toClientProfile, type ClientProfile } from "./client-profile";
+import { signsInWithFreshCode } from "./account-client-id";
 import { toAuthMethod, type ClientAuthMethod, type ClientGrantType } from "./client-security";
 
 export interface RegisteredClient {
@@ -51,6 +52,13 @@ export interface RegisteredClient {
    * Always set by toRegisteredClient; optional only so hand-built records (test fixtures) mean RS256.
    */
   idTokenSignedResponseAlg?: SigningAlg;
+  /**
+   * Every authorization of this client is a fresh sign-in with the code sent by text message (the account page's own
+   * client, lib/clients/account-client-id.ts): `/authorize` treats it as `prompt=login` whatever the request says
+   * (prompt=none is `login_required`, prompt=mobile refused), and it is never signed in by the network nor approved
+   * on the handset ("approve on your phone"). Set by toRegisteredClient; optional so hand-built records mean false.
+   */
+  freshCodeSignIn?: boolean;
 }
 
 const words = (value: string) => value.split(" ").filter(Boolean);
@@ -112,6 +120,7 @@ export function toRegisteredClient(row: Client): RegisteredClient {
     backchannelUserCodeParameter: row.backchannelUserCodeParameter,
     networkHintsAllowed: row.networkHintsAllowed,
     idTokenSignedResponseAlg: isSigningAlg(row.idTokenSignedResponseAlg) ? row.idTokenSignedResponseAlg : SIGNING_ALG,
+    freshCodeSignIn: signsInWithFreshCode(row.id),
   };
 }
 

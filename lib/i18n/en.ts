@@ -241,6 +241,13 @@ export const en = {
     userCodeSet: "Save the code",
     userCodeChange: "Change the code",
     userCodeRemove: "Remove the code",
+    /** What proves a change of the code (lib/ciba/user-code-proof.ts UserCodeProofKind). */
+    userCodeProofLabel: {
+      code_or_pin: "Your current code, or your PIN",
+      code: "Your current code",
+      pin: "Your PIN",
+    },
+    userCodeProofHelp: "Asked so that only you can change or remove this code.",
     // Network APIs (issue 21): consents per app and purpose
     apiConsentsTitle: "Network checks you have allowed",
     noApiConsents: "You have not allowed any app to check your mobile line.",
@@ -260,6 +267,10 @@ export const en = {
       user_code_removed: "Your code was removed.",
       user_code_invalid: "That code was not accepted: use 4 to 8 digits, not a simple sequence. Nothing was changed.",
       user_code_same_as_pin: "Your code must not be your PIN. Nothing was changed.",
+      current_secret_wrong: "Your current code or PIN was not right. Nothing was changed.",
+      current_secret_locked: "Too many wrong tries. Nothing was changed. Try again later.",
+      fresh_sign_in_required: "Your account page opens only after you sign in with the code we send you by text "
+        + "message. Sign in again.",
       withdrawn: "Your consent was withdrawn. The app's access for that purpose has ended.",
     } as Record<string, string>,
   },

@@ -236,6 +236,12 @@ export const fr: Messages = {
     userCodeSet: "Enregistrer le code",
     userCodeChange: "Changer le code",
     userCodeRemove: "Supprimer le code",
+    userCodeProofLabel: {
+      code_or_pin: "Votre code actuel, ou votre code PIN",
+      code: "Votre code actuel",
+      pin: "Votre code PIN",
+    },
+    userCodeProofHelp: "Demandé pour que vous seul puissiez changer ou supprimer ce code.",
     apiConsentsTitle: "Vérifications réseau que vous avez autorisées",
     noApiConsents: "Vous n'avez autorisé aucune application à vérifier votre ligne mobile.",
     apiConsentPurpose: (app, purpose) => `${app}, pour ${purpose}\u00a0:`,
@@ -256,6 +262,10 @@ export const fr: Messages = {
       user_code_invalid: "Ce code n’a pas été accepté\u00a0: utilisez 4 à 8 chiffres, pas une suite simple. Rien n’a été "
         + "modifié.",
       user_code_same_as_pin: "Votre code ne doit pas être votre code PIN. Rien n’a été modifié.",
+      current_secret_wrong: "Votre code actuel ou votre code PIN n’était pas le bon. Rien n’a été modifié.",
+      current_secret_locked: "Trop d’essais erronés. Rien n’a été modifié. Réessayez plus tard.",
+      fresh_sign_in_required: "Votre page de compte ne s’ouvre qu’après une connexion avec le code que nous vous "
+        + "envoyons par SMS. Connectez-vous de nouveau.",
       withdrawn: "Votre consentement a été retiré. L'accès de l'application pour cette finalité a pris fin.",
     },
   },

@@ -15,6 +15,8 @@ export type Screen =
   | { kind: "select"; accounts: Account[] }
   | {
     kind: "msisdn"; maskedMsisdn?: string; example?: { national: string; international: string } | null;
+    /** "Approve on your phone instead": not for a client that always needs the code (params.freshCodeSignIn). */
+    phoneOffered: boolean;
     /** A refused number as typed, shown back once in the field (keep-typed-msisdn.ts). */
     typed?: string;
   }
@@ -39,8 +41,9 @@ export type Screen =
  * the code step once a code was issued, the account choice for `prompt=select_account` or when this
  * browser holds sessions of several subscribers (unless "Use another number" was chosen:
  * `wantsNumber`), else the number step. Anything else goes on to /authorize/resume. The code step
- * offers "approve on your phone" for every number, and becomes the waiting screen while a request is
- * pending on the handset. At most two queries.
+ * offers "approve on your phone" for every number (except to a client that always needs the code,
+ * `params.freshCodeSignIn`), and becomes the waiting screen while a request is pending on the handset. At most two
+ * queries.
  */
 export async function chooseScreen({ pending, browserId, wantsNumber }: {
   pending: PendingRequest; browserId: string; wantsNumber: boolean;
@@ -56,6 +59,8 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
   }
   if ((next !== "login" && next !== "select_account") || request.status !== "pending") return { kind: "continue" };
   const hinted = Boolean(params.hintedSubscriberId || params.hintedMsisdn);
+  // A client that always needs the text-message code (the account page) is never approved on the handset.
+  const phoneOffered = !params.freshCodeSignIn;
   if (request.otpHash) {
     // "Approve on your phone": a live request waiting on the handset makes the code step the waiting
     // screen. The offer itself is shown for every number (start-phone-approval.ts), so nothing here
@@ -71,7 +76,7 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     const resendAt = live ? new Date(sentAt!.getTime() + RESEND_DELAY_SECONDS * 1000) : undefined;
     return {
       kind: "code", burnt, canChangeNumber: !hinted, codeSent, expired: codeSent && !burnt && !live,
-      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : request.sentTo ?? undefined, phoneOffered: true,
+      maskedMsisdn: params.hintedMsisdn ? maskMsisdn(params.hintedMsisdn) : request.sentTo ?? undefined, phoneOffered,
       expiresAt: live ? new Date(sentAt!.getTime() + config().OTP_TTL * 1000) : undefined,
       resendAt: resendAt && resendAt.getTime() > Date.now() ? resendAt : undefined,
       codeTriesLeft: Math.max(0, MAX_CODE_ATTEMPTS - request.otpAttempts),
@@ -81,14 +86,14 @@ export async function chooseScreen({ pending, browserId, wantsNumber }: {
     const accounts = await listAccounts({ browserId });
     if (accounts.length > 0) return { kind: "select", accounts };
   }
-  if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn) };
+  if (params.hintedMsisdn) return { kind: "msisdn", maskedMsisdn: maskMsisdn(params.hintedMsisdn), phoneOffered };
   // A subscriber named by id only (id_token_hint), or the account picked on the selection screen.
   const maskedMsisdn = await maskedNumberOf(params.hintedSubscriberId ?? request.subscriberId);
-  if (maskedMsisdn) return { kind: "msisdn", maskedMsisdn };
+  if (maskedMsisdn) return { kind: "msisdn", maskedMsisdn, phoneOffered };
   // The help text's example number, in the two forms the field accepts (msisdn-example.ts), and a
   // refused number back in the field, once.
   const typed = await takeTypedMsisdn(request);
-  return { kind: "msisdn", example: msisdnExample(config().DEFAULT_COUNTRY), typed: typed ?? undefined };
+  return { kind: "msisdn", example: msisdnExample(config().DEFAULT_COUNTRY), typed: typed ?? undefined, phoneOffered };
 }
 
 async function maskedNumberOf(subscriberId: string | null | undefined): Promise<string | undefined> {

@@ -16,7 +16,8 @@ import type { StepInput, StepResult } from "./step-result";
  * submit sends one request), an answered or expired one is replaced.
  */
 export async function startPhoneApproval({ request, params, ip, userAgent }: StepInput): Promise<StepResult> {
-  if (request.status !== "pending" || !request.otpSentAt) return { to: "interaction" };
+  // Never for a client that always needs the text-message code (params.freshCodeSignIn, the account page).
+  if (request.status !== "pending" || !request.otpSentAt || params.freshCodeSignIn) return { to: "interaction" };
   const now = new Date();
   if (await findWaitingRequest({ authorizationRequestId: request.id, now: now.getTime() })) return { to: "interaction" };
   // `subscriberId` is set on the stored request only for an active subscriber the code went to.

@@ -54,7 +54,8 @@ export async function startSignIn(input: StepInput): Promise<StepResult> {
   // A hinted number, or a subscriber named by a hint or picked in this browser: the number the number step showed.
   if (params.hintedMsisdn) sentTo = maskMsisdn(params.hintedMsisdn);
   else if (!typedHere && recipient) sentTo = maskMsisdn(recipient.msisdn);
-  if (form.get("via") === "phone") {
+  // A client that always needs the text-message code (params.freshCodeSignIn, the account page) gets the code.
+  if (form.get("via") === "phone" && !params.freshCodeSignIn) {
     const subscriberId = recipient?.status === "active" ? recipient.id : null;
     const otpHash = hashOneTimeCode({ requestId: request.id, code: randomToken(24) });
     if (!(await storeUnsentSignInCode({ requestId: request.id, subscriberId, otpHash, sentTo }))) return { to: "interaction" };

@@ -13,11 +13,15 @@ export type SessionChoice =
   | { step: "select_account" }
   | { step: "session"; session: LiveSession };
 
-type Params = Pick<AuthorizationParams, "prompt" | "maxAge" | "acr" | "requestedAt" | "hintedSubscriberId">;
+type Params = Pick<AuthorizationParams, "prompt" | "maxAge" | "acr" | "requestedAt" | "hintedSubscriberId">
+  & Partial<Pick<AuthorizationParams, "freshCodeSignIn">>;
 
 /**
  * Whether a session can answer this request (OIDC Core §3.1.2.1 and the interface):
  * - `prompt=login`: only the session signed in for this very request (after it was made);
+ * - a client that always needs a fresh code sign-in (`freshCodeSignIn`, the account page): the same as
+ *   `prompt=login`, and that session must have been opened with the text-message code (amr `otp`), not by the
+ *   network (`nba`) or a handset approval (`mca`);
  * - `max_age`: authenticated at most max_age seconds before the request was made (so a sign-in
  *   done for the request itself always satisfies it, even `max_age=0`);
  * - its acr at least the level required (else step up: sign in again at the higher level);
@@ -25,9 +29,11 @@ type Params = Pick<AuthorizationParams, "prompt" | "maxAge" | "acr" | "requested
  */
 export function sessionSatisfies(session: LiveSession, params: Params, request?: RequestState): boolean {
   const authTime = Math.floor(session.authTime.getTime() / 1000);
-  if (params.prompt.includes("login") && !(request?.sessionId === session.id && authTime >= params.requestedAt)) {
+  if ((params.prompt.includes("login") || params.freshCodeSignIn)
+    && !(request?.sessionId === session.id && authTime >= params.requestedAt)) {
     return false;
   }
+  if (params.freshCodeSignIn && !session.amr.split(" ").includes("otp")) return false;
   if (params.maxAge !== undefined && authTime < params.requestedAt - params.maxAge) return false;
   if (Number(session.acr) < Number(params.acr)) return false;
   if (params.hintedSubscriberId && session.subscriberId !== params.hintedSubscriberId) return false;

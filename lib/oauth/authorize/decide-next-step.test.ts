@@ -9,7 +9,8 @@ const at = (s: number) => new Date(s * 1000);
 const session = (over: Partial<LiveSession> = {}): LiveSession => ({
   id: "s1", subscriberId: "alice", authTime: at(T - 60), acr: "2", amr: "otp sms", ...over,
 });
-const params = (over: Partial<{ prompt: string[]; maxAge: number; acr: "2" | "3"; hintedSubscriberId: string }> = {}) => ({
+const params = (over: Partial<{ prompt: string[]; maxAge: number; acr: "2" | "3"; hintedSubscriberId: string;
+  freshCodeSignIn: true }> = {}) => ({
   prompt: [], acr: "2" as const, requestedAt: T, ...over,
 });
 
@@ -25,6 +26,20 @@ describe("sessionSatisfies", () => {
     // attached by account selection, but older than the request: still no
     expect(sessionSatisfies(session(), params({ prompt: ["login"] }), { id: "r", status: "authenticated", sessionId: "s1" }))
       .toBe(false);
+  });
+
+  it("a client that always needs a fresh code sign-in takes only this request's own text-message sign-in", () => {
+    const own = { id: "r", status: "authenticated", sessionId: "s1" };
+    const fresh = params({ freshCodeSignIn: true });
+    // Even without prompt=login in the request: another app's session, older or newer, does not answer.
+    expect(sessionSatisfies(session(), fresh)).toBe(false);
+    expect(sessionSatisfies(session({ authTime: at(T + 5) }), fresh)).toBe(false);
+    expect(sessionSatisfies(session({ authTime: at(T + 5) }), fresh, own)).toBe(true);
+    expect(sessionSatisfies(session({ authTime: at(T + 5), amr: "otp sms pin", acr: "3" }), fresh, own)).toBe(true);
+    // Its own session, but by the network or a handset approval: no.
+    for (const amr of ["nba", "mca", "mca pin"]) {
+      expect(sessionSatisfies(session({ authTime: at(T + 5), amr }), fresh, own), amr).toBe(false);
+    }
   });
 
   it("max_age counts from the request time, so a sign-in for the request satisfies max_age=0", () => {

@@ -52,4 +52,9 @@ export interface AuthorizationParams {
   version: string;
   /** Seconds since epoch when the request was made (prompt=login / max_age comparisons). */
   requestedAt: number;
+  /**
+   * The client's RegisteredClient.freshCodeSignIn (the account page), kept with the stored request so the screens
+   * honour it too: `prompt` then always holds `login`, and neither the network nor a handset approval signs in.
+   */
+  freshCodeSignIn?: true;
 }

@@ -346,6 +346,26 @@ describe("login_hint syntax", () => {
   });
 });
 
+describe("a client that always needs a fresh code sign-in (the account page's, freshCodeSignIn)", () => {
+  const account: RegisteredClient = { ...publicClient, freshCodeSignIn: true };
+  const q = { client_id: "public-1", code_challenge: CHALLENGE, code_challenge_method: "S256" };
+
+  it("is prompt=login whatever the request says, and the stored request says so", () => {
+    expect(validate(q, [], account)).toMatchObject({ prompt: ["login"], freshCodeSignIn: true });
+    expect(validate({ ...q, prompt: "consent" }, [], account).prompt).toEqual(["consent", "login"]);
+    expect(validate({ ...q, prompt: "login" }, [], account).prompt).toEqual(["login"]);
+    // Other clients are untouched.
+    const plain = validate(q, [], publicClient);
+    expect(plain.prompt).toEqual([]);
+    expect(plain.freshCodeSignIn).toBeUndefined();
+  });
+
+  it("cannot be answered with prompt=none (login_required) nor approved on the handset (prompt=mobile)", () => {
+    expect(rejection({ ...q, prompt: "none" }, [], account).error).toBe("login_required");
+    expect(rejection({ ...q, prompt: "mobile" }, [], account).error).toBe("invalid_request");
+  });
+});
+
 describe("validation order", () => {
   it("reports duplicates before anything else, then request objects, then response_type, then scope", () => {
     expect(rejection({ response_type: "token" }, [["nonce", "x"]]).description).toContain("Multiple parameter names");

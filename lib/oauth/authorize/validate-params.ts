@@ -40,7 +40,7 @@
 import type { RegisteredClient } from "../../clients/get-client";
 import { AUTHORIZE_TABLE } from "../../parameters/parameter-table";
 import {
-  InvalidRequest, InvalidScope, RegistrationNotSupported, UnsupportedResponseType,
+  InvalidRequest, InvalidScope, LoginRequired, RegistrationNotSupported, UnsupportedResponseType,
 } from "../errors";
 import { ACR_VALUES, DISPLAY_VALUES, SUPPORTED_VERSIONS } from "../scopes";
 import { parseLoginHint } from "../hints/parse-login-hint";
@@ -92,7 +92,7 @@ export function validateAuthorizationParams({ raw, client, now }: {
   const { acrValues, acr } = validateAcrValues(p.get("acr_values"));
   const display = p.get("display") ?? "page";
   if (!(DISPLAY_VALUES as readonly string[]).includes(display)) throw new InvalidRequest("Invalid display value");
-  const prompt = validatePrompt(p.get("prompt"));
+  const prompt = clientPrompt(validatePrompt(p.get("prompt")), client);
   const maxAge = validateMaxAge(p.get("max_age"));
   const version = p.get("version") ?? "mc_v1.1";
   if (!(SUPPORTED_VERSIONS as readonly string[]).includes(version)) {
@@ -107,8 +107,25 @@ export function validateAuthorizationParams({ raw, client, now }: {
     state, nonce, display: display as AuthorizationParams["display"], prompt, maxAge,
     uiLocales: languageTagList(p.get("ui_locales")), claimsLocales: languageTagList(p.get("claims_locales")),
     ...authz, ...pkce, version, requestedAt: Math.floor(now / 1000),
+    ...(client.freshCodeSignIn ? { freshCodeSignIn: true as const } : {}),
     hints: { loginHint, loginHintToken: p.get("login_hint_token"), idTokenHint: p.get("id_token_hint") },
   };
+}
+
+/**
+ * The prompt a client's own rule adds to the request's: a client whose every sign-in must be a fresh one with the
+ * text-message code (RegisteredClient.freshCodeSignIn, the account page) is `prompt=login` whatever the query says,
+ * so no session left in the browser answers it (choose-session.ts) and the network never signs it in
+ * (authenticate-by-network.ts). `prompt=none` can then never be answered (`login_required` at once), and
+ * `prompt=mobile`, a handset approval instead of the code, is refused.
+ */
+function clientPrompt(prompt: string[], client: RegisteredClient): string[] {
+  if (!client.freshCodeSignIn) return prompt;
+  if (prompt.includes("none")) throw new LoginRequired("This client always needs a fresh sign-in: prompt=none cannot be answered");
+  if (prompt.includes("mobile")) {
+    throw new InvalidRequest("prompt=mobile is not available to this client: it signs in with a code sent by text message");
+  }
+  return prompt.includes("login") ? prompt : [...prompt, "login"];
 }
 
 /** RFC 6749 §3.3 scope-token characters. */

@@ -17,7 +17,8 @@ const NOT_BY_NETWORK = "The subscriber could not be authenticated by the mobile 
  * the request came over a data session the network identifies (lib/network/identify-connection.ts: the enrichment
  * header of a trusted proxy, or the resolver with the peer address and port), the hint (if any) names that same
  * subscriber, who is active, level 2 is enough (level 3 always needs the PIN) and prompt is neither `login` nor
- * `select_account`: an operator session (amr `nba`, acr 2) is opened for this browser (a new browser gets its
+ * `select_account`, and the client is not one that always needs a fresh code sign-in (freshCodeSignIn, the account
+ * page): an operator session (amr `nba`, acr 2) is opened for this browser (a new browser gets its
  * cookie with the response) and the decision is taken again for that session (consent still asked where needed).
  *
  * A Number Verification request (isNumberVerificationGrant) must be authenticated by the network on THIS request,
@@ -32,6 +33,12 @@ export const authenticateByNetwork: AuthorizeStep = async (state) => {
   const params = need(state.params, "params");
   const next = need(state.next, "next");
   const numberVerification = isNumberVerificationGrant(params.scopes);
+  // A client whose every sign-in must be a fresh one with the text-message code (the account page,
+  // RegisteredClient.freshCodeSignIn) is never signed in by the network, whatever its prompt.
+  if (params.freshCodeSignIn) {
+    if (numberVerification) throw new LoginRequired("This client is never authenticated by the mobile network");
+    return;
+  }
   if (!numberVerification
     && (next.step !== "login" || params.prompt.includes("login") || params.prompt.includes("select_account"))) return;
   const session = await silentSession(state);
