@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { projectRoot as root } from "./env.mjs";
 import { findPostgresBin, startPgCluster } from "./pg-cluster.mjs";
+import { databaseSemanticsFiles } from "../test/database-semantics.mjs";
 
 const e2eOnly = process.argv.includes("--e2e-only");
 const skipBuild = process.argv.includes("--no-build");
@@ -101,11 +102,11 @@ if (!e2eOnly) {
 }
 
 if (!e2eOnly && testEnv.TEST_PG_URL) {
-  console.log("\nIntegration suite on PostgreSQL");
+  console.log(`\nThe database project on PostgreSQL (${databaseSemanticsFiles.length} files, test/database-semantics.mjs)`);
   const out = path.join(root, ".tmp", "vitest-postgres-results.json");
   rmSync(out, { force: true });
   const code = run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]) ||
-    run(bin("vitest"), ["run", "test/integration", "--exclude", "test/integration/server/bench-smoke.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    run(bin("vitest"), ["run", ...databaseSemanticsFiles, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
       { ...testEnv, TEST_DATABASE: "postgres" });
   const r = readJson(out);
   if (r) {
@@ -119,7 +120,7 @@ if (!e2eOnly && testEnv.TEST_PG_URL) {
     failed += 1;
     failures.push("[vitest postgres] wrote no report");
   }
-} else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the integration suite ran on SQLite only.");
+} else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the database project ran on SQLite only.");
 pgCluster?.stop();
 
 const pwOut = path.join(root, ".tmp", "playwright-results.json");
