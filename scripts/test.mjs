@@ -23,6 +23,14 @@ const testEnv = {
   KEY_ENCRYPTION_SECRET: "test-key-encryption-secret-0123456789abcdef",
   SUBJECT_SECRET: "test-subject-secret-0123456789abcdef-0123",
 };
+// Wall time of each pass, printed at the end (the notes report them).
+const timings = [];
+const started = Date.now();
+let passStart = Date.now();
+function timed(label) {
+  timings.push(`${label} ${Math.round((Date.now() - passStart) / 1000)} s`);
+  passStart = Date.now();
+}
 function run(cmd, args, env = testEnv) {
   return spawnSync(cmd, args, { cwd: root, stdio: "inherit", env }).status ?? 1;
 }
@@ -40,6 +48,7 @@ if (!skipBuild) {
   // The production server bundle (server/main.ts) beside the Next.js build.
   if (run(process.execPath, ["scripts/build-server.mjs"], testEnv) !== 0) process.exit(1);
 }
+timed("build");
 
 // PostgreSQL (issue 8): when installed, one throw-away cluster for the run. The schema comparison and
 // the two-instance test use it; afterwards the integration suite runs again with every test server
@@ -100,6 +109,7 @@ if (!e2eOnly) {
     failures.push("[vitest sqlite] wrote no report");
   }
 }
+if (!e2eOnly) timed("vitest sqlite");
 
 if (!e2eOnly && testEnv.TEST_PG_URL) {
   console.log(`\nThe database project on PostgreSQL (${databaseSemanticsFiles.length} files, test/database-semantics.mjs)`);
@@ -122,6 +132,7 @@ if (!e2eOnly && testEnv.TEST_PG_URL) {
   }
 } else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the database project ran on SQLite only.");
 pgCluster?.stop();
+if (!e2eOnly && testEnv.TEST_PG_URL) timed("vitest postgres");
 
 const pwOut = path.join(root, ".tmp", "playwright-results.json");
 rmSync(pwOut, { force: true });
@@ -137,8 +148,10 @@ if (pw) {
   failed += 1;
   failures.push("[playwright] wrote no report");
 }
+timed("playwright");
 
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 
+console.log(`\nWall time: ${timings.join(", ")}; total ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
