@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { projectRoot as root } from "./env.mjs";
 import { findPostgresBin, startPgCluster } from "./pg-cluster.mjs";
+import { databaseSemanticsFiles } from "../test/database-semantics.mjs";
 
 const e2eOnly = process.argv.includes("--e2e-only");
 const skipBuild = process.argv.includes("--no-build");
@@ -22,6 +23,14 @@ const testEnv = {
   KEY_ENCRYPTION_SECRET: "test-key-encryption-secret-0123456789abcdef",
   SUBJECT_SECRET: "test-subject-secret-0123456789abcdef-0123",
 };
+// Wall time of each pass, printed at the end (the notes report them).
+const timings = [];
+const started = Date.now();
+let passStart = Date.now();
+function timed(label) {
+  timings.push(`${label} ${Math.round((Date.now() - passStart) / 1000)} s`);
+  passStart = Date.now();
+}
 function run(cmd, args, env = testEnv) {
   return spawnSync(cmd, args, { cwd: root, stdio: "inherit", env }).status ?? 1;
 }
@@ -39,6 +48,7 @@ if (!skipBuild) {
   // The production server bundle (server/main.ts) beside the Next.js build.
   if (run(process.execPath, ["scripts/build-server.mjs"], testEnv) !== 0) process.exit(1);
 }
+timed("build");
 
 // PostgreSQL (issue 8): when installed, one throw-away cluster for the run. The schema comparison and
 // the two-instance test use it; afterwards the integration suite runs again with every test server
@@ -99,13 +109,14 @@ if (!e2eOnly) {
     failures.push("[vitest sqlite] wrote no report");
   }
 }
+if (!e2eOnly) timed("vitest sqlite");
 
 if (!e2eOnly && testEnv.TEST_PG_URL) {
-  console.log("\nIntegration suite on PostgreSQL");
+  console.log(`\nThe database project on PostgreSQL (${databaseSemanticsFiles.length} files, test/database-semantics.mjs)`);
   const out = path.join(root, ".tmp", "vitest-postgres-results.json");
   rmSync(out, { force: true });
   const code = run(process.execPath, ["scripts/postgres-schema.mjs", "--client"]) ||
-    run(bin("vitest"), ["run", "test/integration", "--exclude", "test/integration/server/bench-smoke.test.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    run(bin("vitest"), ["run", ...databaseSemanticsFiles, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
       { ...testEnv, TEST_DATABASE: "postgres" });
   const r = readJson(out);
   if (r) {
@@ -119,8 +130,9 @@ if (!e2eOnly && testEnv.TEST_PG_URL) {
     failed += 1;
     failures.push("[vitest postgres] wrote no report");
   }
-} else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the integration suite ran on SQLite only.");
+} else if (!e2eOnly) console.log("\nPostgreSQL is not installed: the database project ran on SQLite only.");
 pgCluster?.stop();
+if (!e2eOnly && testEnv.TEST_PG_URL) timed("vitest postgres");
 
 const pwOut = path.join(root, ".tmp", "playwright-results.json");
 rmSync(pwOut, { force: true });
@@ -136,8 +148,10 @@ if (pw) {
   failed += 1;
   failures.push("[playwright] wrote no report");
 }
+timed("playwright");
 
 if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 
+console.log(`\nWall time: ${timings.join(", ")}; total ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

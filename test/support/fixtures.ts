@@ -29,6 +29,14 @@ export async function createTestClient(overrides: {
 
 let msisdnCounter = 0;
 
+// Fixture PINs repeat (most are the default): one scrypt hash per PIN and test process, not one per subscriber.
+const pinHashes = new Map<string, Promise<string>>();
+function fixturePinHash(pin: string): Promise<string> {
+  let hashed = pinHashes.get(pin);
+  if (!hashed) pinHashes.set(pin, (hashed = hashSecret(pin)));
+  return hashed;
+}
+
 /** Creates a subscriber with a unique MSISDN (447700900xxx range) and, by default, a full identity. */
 export async function createTestSubscriber(overrides: { pin?: string; status?: string;
   attributes?: Partial<Parameters<typeof db.subscriber.create>[0]["data"]> } = {}) {
@@ -36,7 +44,7 @@ export async function createTestSubscriber(overrides: { pin?: string; status?: s
   const pin = overrides.pin ?? "2468";
   const row = await db.subscriber.create({
     data: {
-      id: randomUUID(), msisdn, status: overrides.status ?? "active", pinHash: await hashSecret(pin),
+      id: randomUUID(), msisdn, status: overrides.status ?? "active", pinHash: await fixturePinHash(pin),
       givenName: "Alice", familyName: "Example", email: "alice@example.test", emailVerified: true,
       birthDate: "1990-04-01", nationalIdentifier: "QQ123456C", streetAddress: "1 High Street", city: "London",
       postalCode: "SW1A 1AA", country: "GB",
