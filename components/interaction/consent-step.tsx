@@ -44,7 +44,7 @@ export function ConsentStep({ id, csrf, t, ui, clientName, mark, params, maskedM
         <section aria-labelledby="transaction" className="rounded-md border border-amber-300 bg-amber-50 p-3">
           <h2 id="transaction" className="font-semibold">{t.consent.transaction}</h2>
           {/* A self-registered app's context and binding message: its own words, not checked (issue 33). */}
-          {mark && <div className={`${ui.text} unverified`}><UnverifiedNote t={t} /></div>}
+          {mark && <div className={`${ui.text} unverified mb-2`}><UnverifiedNote t={t} /></div>}
           <dl className={ui.text}>
             <dt className={ui.muted}>{t.consent.context}</dt>
             <dd id="context" className="mb-2 break-words whitespace-pre-wrap">{params.context}</dd>
