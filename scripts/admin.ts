@@ -373,6 +373,7 @@ clientGroup.command("enable <client_id>").description("enable a disabled client 
 
 cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true) // issue 19, CIBA (issue 20)
   .description("change a client's options")
+  .option("--name <name>", "rename the client (the client_name it sends); refused if it looks like another client's")
   .addOption(profileOption())
   .addOption(expiresIn())
   .addOption(idTokenAlgOption())
@@ -380,10 +381,12 @@ cibaOptions(securityOptions(clientGroup.command("set <client_id>"), true), true)
   .addOption(logoutOptions.backchannelUri()).addOption(logoutOptions.backchannelSession()) // logout (issue 18)
   .addOption(logoutOptions.frontchannelUri()).addOption(logoutOptions.frontchannelSession()) // logout (issue 18)
   .action(act(async (clientId: string, o: {
-    profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds"; status?: "active" | "disabled";
+    name?: string; profile?: "oidc" | "mobile-connect"; expiresIn?: "timestamp" | "seconds";
+    status?: "active" | "disabled";
     idTokenAlg?: SigningAlg;
   } & LogoutOptions & SecurityOptions & CibaOptions) => {
-    const changes = { profile: o.profile, expiresInFormat: o.expiresIn, idTokenSignedResponseAlg: o.idTokenAlg, ...securityChanges(o),
+    const changes = { name: o.name, // a rename: refused if it looks like another client's name (issue 33)
+      profile: o.profile, expiresInFormat: o.expiresIn, idTokenSignedResponseAlg: o.idTokenAlg, ...securityChanges(o),
       ...cibaChanges(o) }; // CIBA (issue 20)
     const logoutOnly = (Object.values(logoutChanges(o)).some((v) => v !== undefined) || o.status !== undefined)
       && Object.values(changes).every((v) => v === undefined);

@@ -35,11 +35,11 @@ export async function wapScreen({ id, cookie, query, acceptLanguage = null }: {
     const current = await currentScreen({ id, browserId: readBrowserId(cookie),
       wantsNumber: query.get("step") === "msisdn", display: "wap" });
     if (!current) return await wapFailure(id, cookie, acceptLanguage, query);
-    const { params: p, screen, csrf } = current;
+    const { params: p, screen, csrf, mark } = current;
     // The language chosen with the switch, else ui_locales, else Accept-Language (lib/i18n/request-language.ts).
     const t = getMessages(screenLanguages({ cookie, uiLocales: p.uiLocales, acceptLanguage }));
     const notice = readStepNotice({ e: query.get("e"), until: query.get("until"), left: query.get("left"), t });
-    const common = { id, csrf, t, clientName: p.clientName, ...notice };
+    const common = { id, csrf, t, clientName: p.clientName, mark, ...notice };
     const body = renderWithSwitchBack(screenPath(id, query), () => renderToStaticMarkup(
       <DisplayFrame display="wap" t={t}>
         {(ui) => <ScreenStep {...common} ui={ui} screen={screen} params={p} />}

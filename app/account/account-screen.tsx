@@ -1,4 +1,5 @@
 import type { DisplayUi } from "@/components/display/display-ui";
+import { ClientMark } from "@/components/interaction/client-mark";
 import type { AccountView } from "@/lib/account/load-account-view";
 import type { AccountOptions } from "@/lib/account/account-options";
 import { AccountForm } from "./account-form";
@@ -32,6 +33,7 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
             {view.apps.map((app) => (
               <li key={app.clientId} className={item}>
                 <h3 className="font-semibold break-words">{app.name}</h3>
+                <ClientMark t={t} mark={app.mark} />
                 <p className={ui.text} id={`reads-${app.clientId}`}>{a.mayDo(app.name)}</p>
                 <ul className={`${ui.text} list-disc pl-6`} aria-labelledby={`reads-${app.clientId}`}>
                   {app.reads.map((r) => <li key={r}>{r}</li>)}
@@ -57,6 +59,7 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
                 <h3 className="font-semibold break-words" id={`api-consent-${i}`}>
                   {a.apiConsentPurpose(c.name, c.purposeText)}
                 </h3>
+                <ClientMark t={t} mark={c.mark} />
                 <ul className={`${ui.text} list-disc pl-6`} aria-labelledby={`api-consent-${i}`}>
                   {c.apis.map((api) => <li key={api}>{api}</li>)}
                 </ul>

@@ -1,3 +1,5 @@
+import { ClientMark, UnverifiedNote } from "@/components/interaction/client-mark";
+import type { ClientProvenance } from "@/lib/clients/client-provenance";
 import type { Messages } from "@/lib/i18n/get-messages";
 import { describeConsent } from "@/lib/interaction/describe-consent";
 import { parseScope } from "@/lib/oauth/scopes";
@@ -10,20 +12,29 @@ export const minutesLeft = (d: Date) => Math.max(0, Math.ceil((d.getTime() - Dat
  * The approval card of a backchannel (CIBA) request, shared by the handset (app/handset/page.tsx) and the
  * text-message link (app/handset/approve/[token]): the app, that its own service asked (no browser of the
  * subscriber waits, so there is no number to type), the binding message shown prominently (the client
- * authenticated: the interlock the subscriber checks), the scopes, the expiry, the PIN at level 3; Approve and
- * Reject post to `action`. `headingLevel` keeps the page's outline (h2 in the list, h2 under the link page's h1).
+ * authenticated: the interlock the subscriber checks; a self-registered app's is marked as its own, unverified
+ * words, beside the app's mark), the scopes, the expiry, the PIN at level 3; Approve and Reject post to `action`.
+ * `headingLevel` keeps the page's outline (h2 in the list, h2 under the link page's h1).
  */
-export function CibaRequestCard({ t, action, clientName, scope, acr, bindingMessage, createdAt, expiresAt }: {
-  t: Messages; action: string; clientName: string; scope: string; acr: string; bindingMessage: string | null;
-  createdAt?: Date; expiresAt: Date;
+export function CibaRequestCard({ t, action, clientName, mark, scope, acr, bindingMessage, createdAt, expiresAt }: {
+  t: Messages; action: string; clientName: string; mark: ClientProvenance | null; scope: string; acr: string;
+  bindingMessage: string | null; createdAt?: Date; expiresAt: Date;
 }) {
   const m = t.handset;
   const { scopeLines, purpose } = describeConsent({ scopes: parseScope(scope), t });
   return (
     <>
       <h2 className="font-semibold">{clientName}</h2>
+      <ClientMark t={t} mark={mark} className="my-1" />
       <p className="ciba-origin my-1 text-sm">{m.cibaOrigin}</p>
-      {bindingMessage && (
+      {/* A self-registered app's binding message is its own words: shown, but not as the interlock (issue 33). */}
+      {bindingMessage && mark && (
+        <div className="binding-message-box unverified my-2 rounded border border-dashed border-slate-500 p-2 text-sm">
+          <UnverifiedNote t={t} />
+          <p className="binding-message break-words">&ldquo;{bindingMessage}&rdquo;</p>
+        </div>
+      )}
+      {bindingMessage && !mark && (
         <div className="binding-message-box my-2 rounded border-2 border-slate-800 p-2">
           <p className="text-sm font-semibold">{m.cibaBindingTitle}</p>
           <p className="binding-message break-words text-lg font-semibold">{bindingMessage}</p>

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { ClientMark } from "@/components/interaction/client-mark";
+import { findClientProvenances } from "@/lib/clients/find-client-provenances";
 import { findDevice } from "@/lib/devices/find-device";
 import { listDeviceRequests } from "@/lib/out-of-band/list-device-requests";
 import { loadOrUnavailable } from "@/lib/http/unavailable-screen";
@@ -31,7 +33,8 @@ document.addEventListener("submit",function(){es.close();});})();`;
  * GET /device: the authorization device (the subscriber's handset). Lists the pending requests of
  * the enrolled subscriber, newest first: the app, what it asks for in plain language, where and when
  * the request came from and when it expires, and the client's context and binding message (marked
- * unverified unless the client authenticated); Approve needs the number shown on the consumption
+ * unverified unless the client authenticated, and always for a self-registered app, which is marked as such with
+ * its redirect host); Approve needs the number shown on the consumption
  * device (number matching) and, at level 3, the PIN; Reject. Live via Server-Sent Events; without script it
  * refreshes itself every 5 s. A backchannel (CIBA) request, asked by the app's own server, has its own card
  * (ciba-request-card.tsx): no number to type, the binding message to check, the PIN at level 3.
@@ -59,6 +62,10 @@ export default async function DevicePage({ searchParams }: Props) {
     );
   }
   const requests = await loadOrUnavailable(() => listDeviceRequests({ subscriberId: device.subscriberId }), "/handset");
+  // Self-registered apps are marked, and their text is never shown as verified (issue 33).
+  const marks = await loadOrUnavailable(
+    () => findClientProvenances({ clientIds: requests.map((r) => r.clientId) }), "/handset");
+  const markOf = (r: (typeof requests)[number]) => (r.clientId && marks.get(r.clientId)) || null;
   return (
     <main lang={t.lang} className="mx-auto max-w-sm p-4" data-ids={requests.map((r) => r.id).join(",")}>
       <noscript><meta httpEquiv="refresh" content="5" /></noscript>
@@ -71,11 +78,13 @@ export default async function DevicePage({ searchParams }: Props) {
             <li key={r.id} className="device-request ciba-request rounded-xl border border-slate-300 bg-white p-3"
               data-request-id={r.id}>
               <CibaRequestCard t={t} action={servicePath(`/handset/requests/${r.id}`)} clientName={r.clientName}
-                scope={r.scope} acr={r.acr} bindingMessage={r.bindingMessage} createdAt={r.createdAt} expiresAt={r.expiresAt} />
+                mark={markOf(r)} scope={r.scope} acr={r.acr} bindingMessage={r.bindingMessage} createdAt={r.createdAt}
+                expiresAt={r.expiresAt} />
             </li>
           ) : (
             <li key={r.id} className="device-request rounded-xl border border-slate-300 bg-white p-3" data-request-id={r.id}>
               <h2 className="font-semibold">{r.clientName}</h2>
+              <ClientMark t={t} mark={markOf(r)} className="my-1" />
               <p className="text-sm">{m.asks}</p>
               <ul className="my-2 list-disc pl-5 text-sm">
                 {describeConsent({ scopes: parseScope(r.scope), t }).scopeLines.map((l) => <li key={l.scope}>{l.text}</li>)}
@@ -86,7 +95,7 @@ export default async function DevicePage({ searchParams }: Props) {
                 <dt className="text-slate-600">{m.expires}</dt>
                 <dd><time dateTime={r.expiresAt.toISOString()}>{clock(r.expiresAt)}</time> ({m.minutesLeft(minutesLeft(r.expiresAt))})</dd>
               </dl>
-              {(r.context || r.bindingMessage) && (r.textVerified ? (
+              {(r.context || r.bindingMessage) && (r.textVerified && !markOf(r) ? (
                 <div className="request-text my-2">
                   {r.context && <p className="request-context">{r.context}</p>}
                   {r.bindingMessage && <p className="binding-message">{r.bindingMessage}</p>}

@@ -6,6 +6,7 @@ import { ResendButton } from "./resend-button";
 import { ScreenForm } from "./screen-form";
 import { StartAgainLink } from "./start-again-link";
 import type { StepProps } from "./step-props";
+import { ClientMark } from "./client-mark";
 
 const CODE_ERRORS = new Set(["code_invalid", "code_missing"]);
 const PIN_ERRORS = new Set(["pin_invalid", "pin_missing"]);
@@ -52,6 +53,7 @@ export function CodeStep(props: StepProps & {
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.code.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
+      <ClientMark t={t} mark={props.mark} />
       {codeSent ? (
         <p className={ui.text} id="code-sent">{masked ? t.code.sentTo(masked) : t.code.sent}</p>
       ) : (

@@ -2,6 +2,7 @@ import { Fragment } from "react";
 import { describeConsent, type SharedAttribute } from "@/lib/interaction/describe-consent";
 import { servicePath } from "@/lib/interaction/screen-headers";
 import type { AuthorizationParams } from "@/lib/oauth/authorize/types";
+import { ClientMark, UnverifiedNote } from "./client-mark";
 import { ScreenForm } from "./screen-form";
 import type { StepProps } from "./step-props";
 
@@ -16,7 +17,7 @@ import type { StepProps } from "./step-props";
  * `context` and `binding_message` (rendered as text: React escapes them). "Forget it" links to the
  * account page (from a popup in a new window, so the sign-in in the popup is not lost).
  */
-export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn, shared = [] }: StepProps & {
+export function ConsentStep({ id, csrf, t, ui, clientName, mark, params, maskedMsisdn, shared = [] }: StepProps & {
   params: AuthorizationParams; maskedMsisdn?: string; shared?: readonly SharedAttribute[];
 }) {
   const { scopeLines, groups, purpose } = describeConsent({ scopes: params.scopes, t, shared });
@@ -37,10 +38,13 @@ export function ConsentStep({ id, csrf, t, ui, clientName, params, maskedMsisdn,
   return (
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.consent.title(clientName)}</h1>
+      <ClientMark t={t} mark={mark} />
       {maskedMsisdn && <p className={`${ui.text} ${ui.muted}`}>{maskedMsisdn}</p>}
       {authz && (
         <section aria-labelledby="transaction" className="rounded-md border border-amber-300 bg-amber-50 p-3">
           <h2 id="transaction" className="font-semibold">{t.consent.transaction}</h2>
+          {/* A self-registered app's context and binding message: its own words, not checked (issue 33). */}
+          {mark && <div className={`${ui.text} unverified mb-2`}><UnverifiedNote t={t} /></div>}
           <dl className={ui.text}>
             <dt className={ui.muted}>{t.consent.context}</dt>
             <dd id="context" className="mb-2 break-words whitespace-pre-wrap">{params.context}</dd>

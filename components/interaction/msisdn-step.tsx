@@ -2,6 +2,7 @@ import { FormAlert } from "./form-alert";
 import { ScreenForm } from "./screen-form";
 import { StartAgainLink } from "./start-again-link";
 import type { StepProps } from "./step-props";
+import { ClientMark } from "./client-mark";
 
 /**
  * Sign-in, first step: the mobile number (typed, or the one a hint named, shown masked). Over a
@@ -27,6 +28,7 @@ export function MsisdnStep(props: StepProps & {
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.signIn.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
+      <ClientMark t={t} mark={props.mark} />
       <FormAlert ui={ui} text={error} t={t} retryAt={retryAt} />
       {errorCode === "send_limited" ? <StartAgainLink id={id} t={t} ui={ui} /> : (
         <ScreenForm id={id} step="msisdn" csrf={csrf} className={ui.stack}>

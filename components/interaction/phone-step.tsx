@@ -3,6 +3,7 @@ import { FormAlert } from "./form-alert";
 import { PhoneWaiter } from "./phone-waiter";
 import { ScreenForm } from "./screen-form";
 import type { StepProps } from "./step-props";
+import { ClientMark, UnverifiedNote } from "./client-mark";
 
 /**
  * Sign-in by approval on the subscriber's handset (issue 5, "approve on your phone"): shows the
@@ -19,13 +20,19 @@ export function PhoneStep(props: StepProps & { checkCode: string; bindingMessage
     <div className={ui.stack}>
       <h1 className={ui.heading}>{t.phone.title}</h1>
       <p className={`${ui.text} ${ui.muted}`}>{t.signIn.forClient(clientName)}</p>
+      <ClientMark t={t} mark={props.mark} />
       <FormAlert ui={ui} text={error} t={t} retryAt={retryAt} />
       <p className={ui.text}>{t.phone.sent}{needsPin ? ` ${t.phone.pinNote}` : ""}</p>
       <div>
         <p className={ui.text}>{t.phone.check}</p>
         <p id="check-code" className={`${ui.heading} tracking-widest`}>{checkCode}</p>
       </div>
-      {bindingMessage && <p id="binding-message" className={ui.text}>{bindingMessage}</p>}
+      {bindingMessage && (props.mark ? (
+        <div className={`${ui.text} unverified rounded border border-dashed border-slate-500 p-2`}>
+          <UnverifiedNote t={t} />
+          <p id="binding-message" className="break-words">&ldquo;{bindingMessage}&rdquo;</p>
+        </div>
+      ) : <p id="binding-message" className={ui.text}>{bindingMessage}</p>)}
       <PhoneWaiter check={check} className={`${ui.text} ${ui.muted}`} noScript={t.a11y.waitingNoScript}
         script={t.a11y.waitingScript} answered={t.a11y.answered} />
       {/* An error is linked to the control that acts on it (issue 17), and focused. */}

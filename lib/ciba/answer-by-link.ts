@@ -8,6 +8,7 @@ import { kickBackchannelDelivery } from "./backchannel-delivery";
 import { settleBackchannelRequest } from "./settle-backchannel-request";
 import { SMS_CODE_ATTEMPTS, smsCodeHash, smsLinkHash } from "./sms-link";
 import { recordSignIn } from "../metrics/record";
+import { clientProvenance, type ClientProvenance } from "../clients/client-provenance";
 
 /**
  * The text-message link of a subscriber with no enrolled handset (lib/ciba/sms-link.ts, docs/ciba.md):
@@ -35,7 +36,8 @@ export type LinkState = "unknown" | "expired" | "approved" | "denied" | "answere
 export type LinkView =
   | { state: LinkState }
   | { state: "code"; triesLeft: number }
-  | { state: "card"; clientName: string; scope: string; acr: string; bindingMessage: string | null; expiresAt: Date };
+  | { state: "card"; clientName: string; mark: ClientProvenance | null; scope: string; acr: string;
+    bindingMessage: string | null; expiresAt: Date };
 
 export type LinkCodeResult =
   | { result: "ok"; proof: string; maxAge: number }
@@ -84,8 +86,11 @@ export async function viewLinkRequest({ token, proof, now = new Date() }: {
   const closed = closedState(row, now);
   if (closed || !row) return { state: closed ?? "unknown" };
   if (proofValid(row, proof, now)) {
-    const client = await db.client.findUnique({ where: { id: row.clientId }, select: { name: true } });
-    return { state: "card", clientName: client?.name ?? row.clientId, scope: row.scope, acr: row.acr,
+    const client = await db.client.findUnique({ where: { id: row.clientId },
+      select: { name: true, registeredBy: true, redirectUris: true } });
+    const mark = client ? clientProvenance({ registeredBy: client.registeredBy,
+      redirectUris: JSON.parse(client.redirectUris) as string[] }) : null;
+    return { state: "card", clientName: client?.name ?? row.clientId, mark, scope: row.scope, acr: row.acr,
       bindingMessage: row.bindingMessage, expiresAt: row.expiresAt };
   }
   if (row.codeAttempts >= SMS_CODE_ATTEMPTS) return { state: "no_tries" };

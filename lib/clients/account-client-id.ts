@@ -5,6 +5,9 @@
  */
 export const ACCOUNT_CLIENT_ID = "account";
 
+/** The name the sign-in screens show ("to continue to Your account"). */
+export const ACCOUNT_CLIENT_NAME = "Your account";
+
 /** Its redirect URI, under the issuer (lib/account/finish-account-sign-in.ts answers it). */
 export const ACCOUNT_CALLBACK_PATH = "/account/callback";
 

@@ -3,6 +3,7 @@ import { isNetworkApiScope, isPurposeScope } from "../network-apis/camara-scopes
 import { AdminError } from "../admin/admin-error";
 import { CLIENT_PROFILES, type ClientProfile } from "./client-profile";
 import { isSigningAlg, SIGNING_ALGS, type SigningAlg } from "../keys/key-store";
+import { isPlainHost } from "../http/uri-host";
 
 // Validation of operator input for client registration. Every failure is one AdminError line.
 
@@ -56,6 +57,7 @@ export function checkRedirectUri(uri: string, label = "redirect URI"): URL {
   }
   if (uri.includes("#")) throw new AdminError(`${label} ${uri} must not contain a fragment (RFC 6749 §3.1.2)`);
   if (url.username || url.password) throw new AdminError(`${label} ${uri} must not contain credentials`);
+  checkPlainHost(url, label, uri);
   const scheme = url.protocol.slice(0, -1);
   if (scheme === "https" && url.hostname) return url;
   if (scheme === "http") {
@@ -64,6 +66,18 @@ export function checkRedirectUri(uri: string, label = "redirect URI"): URL {
   }
   if (PRIVATE_USE_SCHEME.test(scheme)) return url;
   throw new AdminError(`${label} ${uri} must use https, http on a loopback host, or a reverse-domain app scheme`);
+}
+
+/**
+ * Every URI a client registers (redirect, post-logout, logout, jwks, notification, sector identifier) has, if any
+ * host, an LDH DNS name or an IP literal (lib/http/uri-host.ts): WHATWG URL accepts `https://0;sandbox/cb`, whose host
+ * would otherwise reach a CSP header or a pairwise sector as typed.
+ */
+export function checkPlainHost(url: URL, label: string, uri: string): void {
+  if (url.hostname !== "" && !isPlainHost(url.hostname)) {
+    throw new AdminError(`${label} ${uri} must have a DNS host name (letters, digits, hyphens and dots) `
+      + "or an IP address");
+  }
 }
 
 /**

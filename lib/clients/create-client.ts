@@ -7,6 +7,7 @@ import {
   checkClientName, checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes, resolveSectorIdentifier,
 } from "./client-fields";
 import { toClientRecord, type ClientRecord } from "./client-record";
+import { checkClientNameFree, withClientNameHeld } from "./check-client-name-free";
 import { invalidateClient } from "./get-client";
 import { DEFAULT_PROFILE, defaultExpiresInFormat, type ClientProfile } from "./client-profile";
 import { checkSecurityRules, DEFAULT_GRANT_TYPES, securityColumns, type ClientSecurityInput } from "./client-security";
@@ -43,7 +44,8 @@ export interface CreateClientInput extends ClientSecurityInput {
  * Registers a relying party. The secret (absent for public clients, which must use PKCE, and for
  * `private_key_jwt` clients, which authenticate with their keys) is returned once; its scrypt hash is
  * stored, and a sealed copy for HS256 request objects (seal-client-secret.ts). Names are unique so
- * `client_name` is unambiguous.
+ * `client_name` is unambiguous, and so are their confusable skeletons (check-client-name-free.ts), so no two clients
+ * look alike on a subscriber's screen: ClientNameTaken otherwise.
  */
 export async function createClient(input: CreateClientInput): Promise<{ client: ClientRecord; clientSecret: string | null }> {
   const name = checkClientName(input.name);
@@ -71,17 +73,16 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
     },
   });
 
-  if (await db.client.findFirst({ where: { name }, select: { id: true } })) {
-    throw new AdminError(`a client named "${name}" already exists`);
-  }
+  const nameSkeleton = await checkClientNameFree({ name });
   const id = input.fixedCredentials?.clientId ?? newClientId();
   const sectorIdentifier = hostSector ?? ownSector(id);
   const clientSecret = isPublic || keyOnly ? null : (input.fixedCredentials?.clientSecret ?? randomToken(32));
+  const secretHash = clientSecret ? await hashSecret(clientSecret) : null;
   try {
-    const row = await db.client.create({
+    const row = await withClientNameHeld({ name }, () => db.client.create({
       data: {
-        id, name, sectorIdentifier, isPublic,
-        secretHash: clientSecret ? await hashSecret(clientSecret) : null,
+        id, name, nameSkeleton, sectorIdentifier, isPublic,
+        secretHash,
         secretSealed: clientSecret ? sealClientSecret(clientSecret) : null,
         redirectUris: JSON.stringify(redirectUris),
         postLogoutRedirectUris: JSON.stringify(postLogout),
@@ -93,7 +94,7 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
         registeredBy: input.registeredBy ?? "admin",
         registrationAccessTokenHash: input.registrationAccessTokenHash ?? null,
       },
-    });
+    }));
     invalidateClient({ clientId: id });
     // The rightful secret passes even while someone else's failures throttle its address (lib/http/client-auth.ts).
     if (clientSecret && row.secretHash) {
@@ -101,7 +102,10 @@ export async function createClient(input: CreateClientInput): Promise<{ client: 
     }
     return { client: toClientRecord(row), clientSecret };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AdminError(`a client with id ${id} already exists`);
+    if (isUniqueViolation(err)) {
+      throw new AdminError(input.fixedCredentials ? `a client with id ${id} already exists`
+        : `a client named like "${name}" was written at the same moment; try again`);
+    }
     throw err;
   }
 }

@@ -1,11 +1,8 @@
 import { db } from "../db";
 import { issuerBase } from "../http/issuer-base";
 import { isUniqueViolation } from "../store/is-unique-violation";
-import { ACCOUNT_CALLBACK_PATH, ACCOUNT_CLIENT_ID } from "./account-client-id";
+import { ACCOUNT_CALLBACK_PATH, ACCOUNT_CLIENT_ID, ACCOUNT_CLIENT_NAME } from "./account-client-id";
 import { invalidateClient, toRegisteredClient, type RegisteredClient } from "./get-client";
-
-/** The name the sign-in screens show ("to continue to Your account"). */
-const ACCOUNT_CLIENT_NAME = "Your account";
 
 let ensured: Promise<RegisteredClient> | null = null;
 

@@ -9,11 +9,16 @@ const fetchRemoteText = async (url: string, limits: { allowLoopback?: boolean; m
 describe("isAllowedAddress (SSRF)", () => {
   it.each(["10.0.0.1", "172.16.5.4", "192.168.1.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
     "224.0.0.1", "255.255.255.255", "::1", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1",
-    "64:ff9b::a00:1", "2001:db8::1", "::ffff:8.8.8.8", "not-an-address"])("refuses %s", (address) => {
+    "64:ff9b::a00:1", "2001:db8::1", "::ffff:8.8.8.8", "not-an-address",
+    // IPv4-compatible (::/96) and IPv4-translated (::ffff:0:0/96) forms of private and loopback addresses
+    "::10.0.0.1", "::127.0.0.1", "::a9fe:a9fe", "::ffff:0:10.0.0.1", "::ffff:0:127.0.0.1", "::ffff:0:a9fe:a9fe",
+    // NAT64 with an embedded private address (RFC 6052 well-known and local-use prefixes), and other special IPv6
+    "64:ff9b::10.0.0.1", "64:ff9b::169.254.169.254", "64:ff9b:1::a00:1", "100::1", "2001::1", "2001:10::1",
+    "2002:a00:1::1", "3fff::1", "ff02::1", "fec0::1", "fe80::1%eth0", "4000::1", "::8.8.8.8"])("refuses %s", (address) => {
     expect(isAllowedAddress(address)).toBe(false);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111"])("allows %s", (address) => {
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700::1111", "2a00:1450:4009:81f::200e", "2001:4860:4860::8888"])("allows %s", (address) => {
     expect(isAllowedAddress(address)).toBe(true);
   });
 

@@ -60,17 +60,25 @@ export interface FetchLimits {
 export const CLIENT_DOCUMENT_TIMEOUT_MS = 5_000;
 export const CLIENT_DOCUMENT_MAX_BYTES = 64 * 1024;
 
-// Two lists: Node's BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules (::ffff:0:0/96).
+// IPv4: a deny list of the special-purpose blocks (RFC 6890 and its successors). IPv6: an allow list, global unicast
+// 2000::/3 only (RFC 4291 §2.4), less the special-purpose blocks inside it. So every other IPv6 form of an IPv4 address
+// (IPv4-compatible ::a.b.c.d, ::/96; IPv4-mapped ::ffff:a.b.c.d; IPv4-translated ::ffff:0:a.b.c.d, RFC 2765; NAT64
+// 64:ff9b::/96 and 64:ff9b:1::/48, RFC 6052 / 8215), and unique-local, link-local, multicast, discard and whatever is
+// assigned later outside 2000::/3, is never public. Two lists, as Node's BlockList also matches IPv4 addresses
+// against IPv4-mapped IPv6 rules.
 const NOT_PUBLIC_V4 = new BlockList();
+const GLOBAL_UNICAST_V6 = new BlockList();
 const NOT_PUBLIC_V6 = new BlockList();
 for (const [net, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
   ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) NOT_PUBLIC_V4.addSubnet(net, prefix, "ipv4");
+GLOBAL_UNICAST_V6.addSubnet("2000::", 3, "ipv6");
+// Inside 2000::/3: IETF protocol assignments (Teredo, ORCHID, benchmarking...), documentation (RFC 3849, RFC 9637),
+// 6to4 (which embeds any IPv4 address, RFC 3056).
 for (const [net, prefix] of [
-  ["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64],
-  ["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
+  ["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["3fff::", 20],
 ] as const) NOT_PUBLIC_V6.addSubnet(net, prefix, "ipv6");
 
 const LOOPBACK_V4 = new BlockList();
@@ -80,7 +88,7 @@ LOOPBACK_V4.addSubnet("127.0.0.0", 8, "ipv4");
 export function isPublicAddress(address: string): boolean {
   const version = isIP(address);
   if (version === 4) return !NOT_PUBLIC_V4.check(address, "ipv4");
-  return version === 6 && !NOT_PUBLIC_V6.check(address, "ipv6");
+  return version === 6 && GLOBAL_UNICAST_V6.check(address, "ipv6") && !NOT_PUBLIC_V6.check(address, "ipv6");
 }
 const isLoopback = (address: string) =>
   (isIP(address) === 4 && LOOPBACK_V4.check(address, "ipv4")) || (isIP(address) === 6 && address === "::1");

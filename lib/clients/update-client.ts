@@ -3,10 +3,14 @@ import { AdminError } from "../admin/admin-error";
 import { toClientRecord, type ClientRecord } from "./client-record";
 import { invalidateClient } from "./get-client";
 import { defaultExpiresInFormat, type ClientProfile } from "./client-profile";
-import { checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes } from "./client-fields";
+import { checkClientName, checkIdTokenAlg, checkProfile, checkRedirectUri, checkScopes } from "./client-fields";
+import { checkClientNameFree, withClientNameHeld } from "./check-client-name-free";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { checkSecurityRules, securityColumns, toAuthMethod, type ClientSecurityInput } from "./client-security";
 
 export interface ClientChanges extends ClientSecurityInput {
+  /** A new name (client-fields.ts's rule), refused when it is, or looks like, another client's (ClientNameTaken). */
+  name?: string;
   /**
    * The client's rules (lib/clients/client-profile.ts). Changing it without `expiresInFormat` also
    * sets the new profile's `expires_in` format.
@@ -27,15 +31,17 @@ export interface ClientChanges extends ClientSecurityInput {
 }
 
 /**
- * Changes a client's redirect and post-logout URIs, scopes, token options, strong-authentication options
+ * Changes a client's name, redirect and post-logout URIs, scopes, token options, strong-authentication options
  * (client-security.ts); disabling and enabling are lib/clients/set-client-disabled.ts (they revoke tokens);
  * returns the updated record. The options are checked together with the ones the client keeps.
  */
 export async function updateClient({ clientId, changes }: { clientId: string; changes: ClientChanges }): Promise<ClientRecord> {
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as ClientChanges;
   if (Object.keys(given).length === 0) throw new AdminError("nothing to change");
-  const { profile, expiresInFormat, redirectUris, postLogoutRedirectUris, scopes, idTokenSignedResponseAlg, ...securityInput } = given;
+  const { name, profile, expiresInFormat, redirectUris, postLogoutRedirectUris, scopes, idTokenSignedResponseAlg,
+    ...securityInput } = given;
   const data: Record<string, unknown> = { ...(await securityColumns(securityInput)) };
+  if (name !== undefined) data.name = checkClientName(name);
   if (idTokenSignedResponseAlg !== undefined) data.idTokenSignedResponseAlg = checkIdTokenAlg(idTokenSignedResponseAlg);
   if (redirectUris !== undefined) {
     const unique = [...new Set(redirectUris)];
@@ -56,6 +62,11 @@ export async function updateClient({ clientId, changes }: { clientId: string; ch
   }
   const current = await db.client.findUnique({ where: { id: clientId } });
   if (!current) throw new AdminError(`unknown client ${clientId}`);
+  // A rename is checked against the other clients' names (an unchanged name is not: a row kept by the skeleton
+  // migration with a lookalike name stays editable).
+  const rename = name !== undefined && name !== current.name ? name : undefined;
+  if (rename === undefined) delete data.name;
+  else data.nameSkeleton = await checkClientNameFree({ name: rename, exceptId: clientId });
   const next = { ...current, ...data } as typeof current;
   checkSecurityRules({
     isPublic: next.isPublic, hasSecret: next.secretHash !== null, authMethod: toAuthMethod(next.tokenEndpointAuthMethod),
@@ -66,11 +77,16 @@ export async function updateClient({ clientId, changes }: { clientId: string; ch
     },
   });
   try {
-    const row = await db.client.update({ where: { id: clientId }, data });
+    const write = () => db.client.update({ where: { id: clientId }, data });
+    const row = rename === undefined ? await write()
+      : await withClientNameHeld({ name: rename, exceptId: clientId }, write);
     return toClientRecord(row);
   } catch (err) {
     // P2025: no row matched the where clause (deleted meanwhile).
     if ((err as { code?: unknown }).code === "P2025") throw new AdminError(`unknown client ${clientId}`);
+    if (isUniqueViolation(err)) {
+      throw new AdminError(`a client named like "${rename}" was written at the same moment; try again`);
+    }
     throw err;
   } finally {
     invalidateClient({ clientId });

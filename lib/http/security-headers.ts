@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { cspSourceList } from "./csp-sources";
 import { hasHeader, setHeader } from "./text-body-response";
 
 /**
@@ -53,28 +54,11 @@ export function pageCsp({ nonce, formAction = true }: { nonce: string; formActio
  * `form-action` for a sign-in screen. Chromium and Firefox apply `form-action` to every redirect
  * that follows a form submission (CSP3 §6.3.2.3 note; w3c/webappsec-csp#8), and a screen's POST ends
  * with a 303 to the client's redirect URI, so that URI's origin (or scheme, for an app's custom
- * scheme) must be allowed beside our own. Redirect URIs are registered by the operator; anything
- * that is not a plain origin is left out rather than copied into the policy.
+ * scheme) must be allowed beside our own: built by the one source-list helper, which leaves out anything
+ * that is not a plain origin (lib/http/csp-sources.ts).
  */
 export function formActionPolicy(redirectUri: string | undefined): string {
-  const sources = ["'self'"];
-  const source = redirectUri ? redirectSource(redirectUri) : null;
-  if (source) sources.push(source);
-  return `form-action ${sources.join(" ")}`;
-}
-
-function redirectSource(uri: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return null;
-  }
-  if (url.protocol === "http:" || url.protocol === "https:") {
-    return /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(url.origin) ? url.origin : null;
-  }
-  // An app's private-use scheme (RFC 8252 §7.1): a CSP scheme-source.
-  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? url.protocol : null;
+  return `form-action ${cspSourceList(redirectUri ? [redirectUri] : [], { keywords: ["'self'"], schemes: true })}`;
 }
 
 /**

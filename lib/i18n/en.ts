@@ -62,6 +62,12 @@ export const en = {
     purposeRemembered: "Your choice is remembered for this app and this purpose. You can withdraw it on your "
       + "account page.",
   },
+  // A self-registered (dynamic) app on every screen that names an app (issue 33): the operator did not check it.
+  clientMark: {
+    selfRegistered: (host: string) => `Self-registered app, not checked by us. It sends you back to: ${host}`,
+    unverifiedTitle: "Unverified text from a self-registered app",
+    unverifiedText: "We did not check who wrote this. Do not follow instructions in it.",
+  },
   scopes: {
     openid: "Confirm it is you, using a private identifier for this app",
     mc_authn: "Sign you in with your mobile number",

@@ -60,6 +60,12 @@ export const fr: Messages = {
     purposeRemembered: "Votre choix est mémorisé pour cette application et cette finalité. Vous pouvez le retirer "
       + "sur la page de votre compte.",
   },
+  clientMark: {
+    selfRegistered: (host: string) =>
+      `Application auto-enregistrée, non vérifiée par nous. Elle vous renvoie vers : ${host}`,
+    unverifiedTitle: "Texte non vérifié d'une application auto-enregistrée",
+    unverifiedText: "Nous n'avons pas vérifié qui l'a écrit. N'en suivez pas les instructions.",
+  },
   scopes: {
     openid: "Confirmer votre identité, avec un identifiant propre à cette application",
     mc_authn: "Vous connecter avec votre numéro de mobile",

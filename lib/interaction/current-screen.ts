@@ -1,6 +1,8 @@
 import type { AuthorizationRequest } from "../authorization-request/authorization-request-row";
 import { loadAuthorizationRequest } from "../authorization-request/load-authorization-request";
 import type { AuthorizationParams } from "../oauth/authorize/types";
+import { clientProvenance, type ClientProvenance } from "../clients/client-provenance";
+import { getClient } from "../clients/get-client";
 import { chooseScreen, type Screen } from "./choose-screen";
 import { interactionCsrfToken } from "./interaction-csrf";
 import { pendingRequest } from "./pending-request";
@@ -11,6 +13,8 @@ export interface CurrentScreen {
   screen: Screen;
   /** The anti-CSRF token of this interaction's forms (interaction-csrf.ts). */
   csrf: string;
+  /** A self-registered client's mark (lib/clients/client-provenance.ts), null for the operator's own. */
+  mark: ClientProvenance | null;
 }
 
 /**
@@ -29,5 +33,7 @@ export async function currentScreen({ id, browserId, wantsNumber, display }: {
   if (!pending) return null;
   const screen = await chooseScreen({ pending, browserId: browserId!, wantsNumber });
   const csrf = interactionCsrfToken({ id, browserIdHash: pending.request.browserIdHash });
-  return { request: pending.request, params: pending.params, screen, csrf };
+  const client = await getClient({ clientId: pending.params.clientId });
+  const mark = client ? clientProvenance(client, pending.params.redirectUri) : null;
+  return { request: pending.request, params: pending.params, screen, csrf, mark };
 }

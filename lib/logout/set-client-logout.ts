@@ -1,4 +1,5 @@
 import { AdminError } from "../admin/admin-error";
+import { checkPlainHost } from "../clients/client-fields";
 import { invalidateClient } from "../clients/get-client";
 import { db } from "../db";
 
@@ -27,6 +28,7 @@ export function checkLogoutUri(uri: string, label: string): string {
   if (uri.length > 2000 || /\s/.test(uri)) throw new AdminError(`${label} must be at most 2000 characters, no spaces`);
   if (uri.includes("#")) throw new AdminError(`${label} ${uri} must not contain a fragment`);
   if (url.username || url.password) throw new AdminError(`${label} ${uri} must not contain credentials`);
+  checkPlainHost(url, label, uri);
   if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname))) return uri;
   throw new AdminError(`${label} ${uri} must use https (http is allowed only for localhost, 127.0.0.1 and [::1])`);
 }

@@ -13,7 +13,8 @@ const SHOWN = 50;
 export async function listDeviceRequests({ subscriberId, now = new Date() }: { subscriberId: string; now?: Date }) {
   return db.deviceRequest.findMany({
     where: { subscriberId, status: "pending", expiresAt: { gt: now }, attendedUntil: { gt: now } },
-    select: { id: true, clientName: true, context: true, bindingMessage: true, textVerified: true, origin: true,
+    select: { id: true, clientId: true, clientName: true, context: true, bindingMessage: true, textVerified: true,
+      origin: true,
       scope: true, acr: true, createdAt: true, expiresAt: true, backchannelRequestId: true },
     orderBy: { createdAt: "desc" },
     take: SHOWN,

@@ -1,4 +1,5 @@
 import { AdminError } from "../admin/admin-error";
+import { checkPlainHost } from "../clients/client-fields";
 import { ClientDocumentError, fetchClientDocument } from "../clients/fetch-client-document";
 
 /**
@@ -16,6 +17,7 @@ export async function fetchSectorIdentifier(uri: string, allowLoopback: boolean)
     throw new AdminError(`${label} ${uri} is not an absolute URI`);
   }
   if (url.hash || uri.length > 2000) throw new AdminError(`${label} must be an https URL without credentials or fragment`);
+  checkPlainHost(url, label, uri);
   let body: string;
   try {
     ({ body } = await fetchClientDocument(uri, { maxBytes: 50 * 1024, allowLoopback }));
@@ -31,6 +33,16 @@ export async function fetchSectorIdentifier(uri: string, allowLoopback: boolean)
   }
   if (!Array.isArray(list) || !list.every((u) => typeof u === "string")) {
     throw new AdminError(`${label} ${uri} must answer a JSON array of redirect URIs`);
+  }
+  // Its entries have the registered URIs' host rule too (one not shaped so is refused, not skipped).
+  for (const listed of list as string[]) {
+    let entry: URL;
+    try {
+      entry = new URL(listed);
+    } catch {
+      throw new AdminError(`${label} ${uri} lists ${listed.slice(0, 200)}, which is not an absolute URI`);
+    }
+    checkPlainHost(entry, `${label} ${uri} lists`, listed.slice(0, 200));
   }
   return { host: url.host.toLowerCase(), uris: list as string[] };
 }

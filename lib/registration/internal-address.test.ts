@@ -13,4 +13,12 @@ describe("checkPublicHost", () => {
     await expect(checkPublicHost("https://127.0.0.1/x", "u", true)).resolves.toBeUndefined();
     await expect(checkPublicHost("https://10.0.0.1/x", "u", true)).rejects.toThrow(/loopback, private or reserved/);
   });
+
+  it("refuses IPv6 literals that embed a private IPv4 address: IPv4-compatible, IPv4-translated, NAT64", async () => {
+    for (const host of ["[::10.0.0.1]", "[::127.0.0.1]", "[::ffff:0:10.0.0.1]", "[::ffff:0:a9fe:a9fe]",
+      "[64:ff9b::10.0.0.1]", "[64:ff9b:1::a00:1]"]) {
+      await expect(checkPublicHost(`https://${host}/x`, "jwks_uri", false), host).rejects.toThrow(/loopback, private or reserved/);
+    }
+    await expect(checkPublicHost("https://[2606:4700::1111]/x", "u", false)).resolves.toBeUndefined();
+  });
 });

@@ -3,6 +3,10 @@ import { db } from "../db";
 import { randomToken, safeEqual, sha256, verifySecret } from "../crypto";
 import { AdminError } from "../admin/admin-error";
 import { createClient } from "../clients/create-client";
+import {
+  ClientNameTaken, LOOKALIKE_RULE, checkClientNameFree, withClientNameHeld,
+} from "../clients/check-client-name-free";
+import { isUniqueViolation } from "../store/is-unique-violation";
 import { deleteClient } from "../clients/delete-client";
 import { invalidateClient, toRegisteredClient } from "../clients/get-client";
 import { defaultExpiresInFormat } from "../clients/client-profile";
@@ -79,17 +83,19 @@ function substituteName(asked: string | undefined): string {
   return asked ? `${asked.slice(0, 55).trimEnd()}-${suffix}` : `client-${suffix}`;
 }
 
-async function nameIsFree(name: string, exceptId?: string) {
-  const row = await db.client.findFirst({ where: { name, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
-  return row === null;
+/** A name held by another client, as the registration endpoint says it (the other client is not named). */
+function nameRefused(err: ClientNameTaken): InvalidClientMetadata {
+  return new InvalidClientMetadata(err.sameName ? `client_name "${err.asked}" is already taken`
+    : `client_name "${err.asked}" looks like the name of another client: ${LOOKALIKE_RULE}`);
 }
 
 /**
  * Registers a client (RFC 7591 §3.1) from validated metadata. With an initial access token, one use is
  * reserved first (one conditional UPDATE) and given back if the client is not created. A missing
- * client_name, or one already taken, is replaced by a free one (`client-xxxxxxxx`, or the name with a
- * `-xxxxxxxx` suffix): the answer says which. Returns the client information with the secret (when one
- * is issued) and the registration access token, both shown once.
+ * client_name, or one already another client's, is replaced by a free one (`client-xxxxxxxx`, or the name with a
+ * `-xxxxxxxx` suffix): the answer says which. A different name that looks like another client's (the same
+ * confusable skeleton, lib/clients/check-client-name-free.ts) is refused: invalid_client_metadata. Returns the
+ * client information with the secret (when one is issued) and the registration access token, both shown once.
  */
 export async function registerClient({ metadata, initialAccessToken, clientUri, ip }: {
   metadata: RegistrationMetadata; initialAccessToken: string | null; clientUri: (clientId: string) => string; ip?: string;
@@ -100,7 +106,7 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
   const registrationAccessToken = randomToken(32);
   let created: { id: string } | null = null;
   try {
-    let name = metadata.name !== undefined && (await nameIsFree(metadata.name)) ? metadata.name : substituteName(metadata.name);
+    let name = metadata.name ?? substituteName(undefined);
     let result: Awaited<ReturnType<typeof createClient>> | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
@@ -118,22 +124,18 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
           registeredBy: "dynamic", registrationAccessTokenHash: sha256(registrationAccessToken),
         });
       } catch (err) {
-        // Taken meanwhile by a parallel registration: another free name.
-        if (err instanceof AdminError && err.message.startsWith("a client named") && attempt < 3) {
+        // The very name of another client (or a name of ours taken meanwhile): another free name. A different name
+        // that looks like another client's (its skeleton taken, possibly by a parallel registration) is refused.
+        if (err instanceof ClientNameTaken && (err.sameName || metadata.name === undefined) && attempt < 3) {
           name = substituteName(metadata.name);
           continue;
         }
+        if (err instanceof ClientNameTaken) throw nameRefused(err);
         if (err instanceof AdminError) throw new InvalidClientMetadata(err.message);
         throw err;
       }
     }
     created = { id: result.client.id };
-    // Two parallel registrations may both have found the name free (createClient checks, then inserts):
-    // whoever sees another client with it takes a substitute, so no two clients share a name.
-    if (await db.client.count({ where: { name, NOT: { id: created.id } } })) {
-      await db.client.update({ where: { id: created.id }, data: { name: substituteName(metadata.name) } });
-      invalidateClient({ clientId: created.id });
-    }
     await setClientLogout({ clientId: created.id, changes: metadata.logout });
     const row = await db.client.findUniqueOrThrow({ where: { id: created.id } });
     await recordAuditEvent({ type: "admin_client_registered", outcome: "success", clientId: created.id, ip,
@@ -178,8 +180,8 @@ export async function readRegistration({ clientId, token, clientUri }: {
  * RFC 7592 §2.2: replaces the client's metadata with `metadata` (validated like a registration). The
  * client_id must be the client's; a client_secret, if sent, must be the current one (the client cannot
  * choose it); the kind of authentication (secret, none, private_key_jwt) and the pairwise sector cannot
- * change (the subject identifiers the client holds depend on it); a client_name taken by another client is
- * refused. The registration access token is not rotated.
+ * change (the subject identifiers the client holds depend on it); a client_name that is, or looks like, another
+ * client's is refused. The registration access token is not rotated.
  */
 export async function updateRegistration({ clientId, token, body, metadata, clientUri }: {
   clientId: string; token: string; body: Record<string, unknown>; metadata: RegistrationMetadata; clientUri: string;
@@ -200,8 +202,12 @@ export async function updateRegistration({ clientId, token, body, metadata, clie
   }
   checkSectorKept({ row, metadata });
   const name = metadata.name ?? row.name;
-  if (name !== row.name && !(await nameIsFree(name, clientId))) {
-    throw new InvalidClientMetadata(`client_name "${name}" is already taken`);
+  let nameSkeleton: string | undefined;
+  try {
+    if (name !== row.name) nameSkeleton = await checkClientNameFree({ name, exceptId: clientId });
+  } catch (err) {
+    if (err instanceof ClientNameTaken) throw nameRefused(err);
+    throw err;
   }
   const security = await securityColumns({
     authMethod: metadata.authMethod, jwks: metadata.jwks, jwksUri: metadata.jwksUri, grantTypes: metadata.grantTypes,
@@ -210,10 +216,11 @@ export async function updateRegistration({ clientId, token, body, metadata, clie
     dpopBoundAccessTokens: metadata.dpopBoundAccessTokens,
     ...cibaInput(metadata),
   });
-  const { count } = await db.client.updateMany({
+  const { count } = await withRenameHeld(name, clientId, () => db.client.updateMany({
     where: { id: clientId, registrationAccessTokenHash: row.registrationAccessTokenHash },
     data: {
-      name, redirectUris: JSON.stringify(metadata.redirectUris),
+      name, ...(nameSkeleton !== undefined ? { nameSkeleton } : {}),
+      redirectUris: JSON.stringify(metadata.redirectUris),
       postLogoutRedirectUris: JSON.stringify(metadata.postLogoutRedirectUris), allowedScopes: metadata.scopes.join(" "),
       profile: metadata.profile,
       ...(metadata.profile !== current.profile ? { expiresInFormat: defaultExpiresInFormat(metadata.profile) } : {}),
@@ -224,17 +231,23 @@ export async function updateRegistration({ clientId, token, body, metadata, clie
       frontchannelLogoutUri: metadata.logout.frontchannel_logout_uri,
       frontchannelLogoutSessionRequired: metadata.logout.frontchannel_logout_session_required,
     },
-  });
+  }));
   invalidateClient({ clientId });
   if (count === 0) throw new RegistrationTokenRefused("the registration access token is not valid for this client");
-  if (name !== row.name && (await db.client.count({ where: { name, NOT: { id: clientId } } }))) {
-    // Taken by a parallel registration or update meanwhile: the old name is kept (the answer shows it).
-    await db.client.update({ where: { id: clientId }, data: { name: row.name } });
-    invalidateClient({ clientId });
-  }
   const updated = await db.client.findUniqueOrThrow({ where: { id: clientId } });
   return information(updated, { registrationAccessToken: token, registrationClientUri: clientUri,
     sectorIdentifierUri: metadata.sectorIdentifierUri });
+}
+
+/** The replacement's write; a lookalike name written meanwhile by another request (the unique skeleton) is refused. */
+async function withRenameHeld<T>(name: string, clientId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await withClientNameHeld({ name, exceptId: clientId }, write);
+  } catch (err) {
+    if (err instanceof ClientNameTaken) throw nameRefused(err);
+    if (isUniqueViolation(err)) throw new InvalidClientMetadata(`client_name "${name}" was taken at the same moment`);
+    throw err;
+  }
 }
 
 /** RFC 7592 §2.3: removes the client like `client delete` (its tokens revoked, its grants and codes gone). */

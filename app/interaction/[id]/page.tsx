@@ -39,10 +39,10 @@ export default async function InteractionPage({ params, searchParams }: Props) {
       </>
     );
   }
-  const { params: p, screen, csrf } = current;
+  const { params: p, screen, csrf, mark } = current;
   const t = await pageLanguage(); // the lang cookie, else ui_locales, else Accept-Language (shared with the layout)
   const notice = readStepNotice({ e: query.e, until: query.until, left: query.left, t });
-  const common = { id, csrf, t, clientName: p.clientName, ...notice };
+  const common = { id, csrf, t, clientName: p.clientName, mark, ...notice };
   return (
     <>
     {/* CSP form-action (React hoists <meta> into <head>): the forms end in a 303 to the redirect URI. */}

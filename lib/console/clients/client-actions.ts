@@ -41,10 +41,11 @@ export const createClientAction: ConsoleAction = async ({ form, req }) => {
   };
 };
 
-/** Saves the edit form (redirect and logout URIs, scopes, profile, options). */
+/** Saves the edit form (name, redirect and logout URIs, scopes, profile, options). */
 export const updateClientAction: ConsoleAction = async ({ form }) => {
   const clientId = clientIdOf(form);
-  await updateClient({ clientId, changes: readClientOptions(form) });
+  const name = form.get("name")?.trim() || undefined;
+  await updateClient({ clientId, changes: { ...readClientOptions(form), name } });
   return { back: back(clientId), done: "updated",
     audit: { type: "console_client_update", outcome: "success", clientId } };
 };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { escapeHtml, htmlDocument } from "../../http/html";
 import { ifDatabaseUnavailable } from "../../http/if-database-unavailable";
+import { cspSourceList } from "../../http/csp-sources";
 import { hstsHeaders } from "../../http/security-headers";
 import { unavailablePage } from "../../http/unavailable-page";
 import { logger } from "../../log";
@@ -31,8 +32,9 @@ const SCRIPT_HASH = createHash("sha256").update(SCRIPT).digest("base64");
 /**
  * GET {check_session_iframe}: the page relying parties frame (§3.3). It may be framed only by the
  * origins of the active clients' registered redirect URIs (`frame-ancestors`, computed from the
- * client table, cached 30 s); a header cannot depend on which client frames it (the page learns the
- * client_id only later, by postMessage), so the list is the union. Every other page keeps
+ * client table, cached 30 s, each kept only if it is a plain origin: lib/http/csp-sources.ts); a
+ * header cannot depend on which client frames it (the page learns the client_id only later, by
+ * postMessage), so the list is the union. Every other page keeps
  * `frame-ancestors 'none'`. The session_state already binds the RP's origin, so an origin of
  * another client only ever reads "changed".
  */
@@ -46,7 +48,7 @@ export async function handleCheckSessionIframe(): Promise<Response> {
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
         "Content-Security-Policy": `default-src 'none'; script-src 'sha256-${SCRIPT_HASH}'; `
-          + `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}; base-uri 'none'; form-action 'none'`,
+          + `frame-ancestors ${cspSourceList(origins)}; base-uri 'none'; form-action 'none'`,
         "Referrer-Policy": "no-referrer",
         "X-Content-Type-Options": "nosniff",
         ...hstsHeaders(),

@@ -1,5 +1,6 @@
 import { escapeHtml, htmlDocument } from "../../http/html";
 import { randomToken } from "../../crypto";
+import { cspSourceList } from "../../http/csp-sources";
 import { hstsHeaders } from "../../http/security-headers";
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f8fafc;color:#0f172a;margin:0}
@@ -33,15 +34,15 @@ const STATIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancesto
 /**
  * Front-Channel Logout 1.0 §2: the "signed out" page renders one hidden iframe per relying party
  * registered with a `frontchannel_logout_uri` (with `iss` and `sid` when it requires them). Its CSP
- * allows exactly those origins in `frame-src`, and one script (this response's nonce) that goes on to
- * the `post_logout_redirect_uri` once every iframe has loaded (or after 5 s); without JavaScript the
- * "Continue" link does.
+ * allows exactly those origins in `frame-src` (the plain ones: lib/http/csp-sources.ts), and one script
+ * (this response's nonce) that goes on to the `post_logout_redirect_uri` once every iframe has loaded
+ * (or after 5 s); without JavaScript the "Continue" link does.
  */
 export function frontChannelLogoutPage({ frames, next, setCookie }: {
   frames: ReadonlyArray<{ url: string; origin: string }>; next?: string; setCookie?: string;
 }): Response {
   const nonce = randomToken(16);
-  const origins = [...new Set(frames.map((f) => f.origin))].join(" ");
+  const origins = cspSourceList(frames.map((f) => f.origin));
   const iframes = frames.map((f) =>
     `<iframe class="rp-logout" src="${escapeHtml(f.url)}" title="Signing out of an application" tabindex="-1"></iframe>`).join("");
   const go = next

@@ -316,7 +316,9 @@ describe("admin CLI: keys", () => {
 describe("admin CLI: bad input changes nothing", () => {
   it("refuses each kind of bad input with one line on stderr and exit 1", async () => {
     await createSubscriber({ msisdn: "447700900777", pin: "2580" });
-    await createClient({ name: "Taken", redirectUris: ["https://taken.example.com/cb"], scopes: ["openid"] });
+    const taken = await createClient({ name: "Taken", redirectUris: ["https://taken.example.com/cb"],
+      scopes: ["openid"] });
+    const other = await createClient({ name: "Other", redirectUris: ["https://other.example.com/cb"], scopes: ["openid"] });
     const create = (name: string, uri: string, ...scope: string[]) =>
       ["client", "create", "--name", name, "--redirect-uri", uri, "--scope", ...scope];
     const cases: Array<[string[], RegExp]> = [
@@ -326,6 +328,12 @@ describe("admin CLI: bad input changes nothing", () => {
       [create("A", "http://a.example.com/cb", "openid"), /must use https/],
       [create("A", "not a uri", "openid"), /redirect URI/],
       [create("Taken", "https://b.example.com/cb", "openid"), /already exists/],
+      // a lookalike of another client's name (issue 33): created or renamed to
+      [create("T a-k_e.N", "https://b.example.com/cb", "openid"),
+        new RegExp(`client name "T a-k_e.N" looks like the name of client ${taken.client.id} \\("Taken"\\)`)],
+      [["client", "set", other.client.id, "--name", "TAKEN"], /client name "TAKEN" looks like the name of client .*\("Taken"\)/],
+      [create("Y0ur Account", "https://b.example.com/cb", "openid"), /looks like the name of client account \("Your account"\)/],
+      [create("A", "https://0;sandbox/cb", "openid"), /must have a DNS host name/],
       [["client", "create", "--name", "A", "--scope", "openid"], /required option '--redirect-uri/],
       [["subscriber", "create", "--msisdn", "0447700900778", "--pin", "2580"], /malformed MSISDN/],
       [["subscriber", "create", "--msisdn", "447700900778", "--pin", "1234"], /too weak/],
@@ -415,5 +423,19 @@ describe("admin domain rules", () => {
     expect((await db.session.findUniqueOrThrow({ where: { id: "sess-1" } })).endedAt).not.toBeNull();
     expect((await getSubscriberByMsisdn({ msisdn: `+${s.msisdn}` }))?.status).toBe("suspended");
     expect(await getSubscriberByMsisdn({ msisdn: "garbage" })).toBeNull();
+  });
+});
+
+describe("client names that look alike (issue 33): one validator for create and rename", () => {
+  it("renames a client, to a respelling of its own name too, never to a lookalike of another client's", async () => {
+    const a = await createClient({ name: "Renamed Bank", redirectUris: ["https://rb.example.com/cb"], scopes: ["openid"] });
+    await createClient({ name: "Modern Shop", redirectUris: ["https://ms.example.com/cb"], scopes: ["openid"] });
+    expect(await updateClient({ clientId: a.client.id, changes: { name: "RENAMED-BANK" } })).toMatchObject({ name: "RENAMED-BANK" });
+    await expect(updateClient({ clientId: a.client.id, changes: { name: "Modem Sh0p" } }))
+      .rejects.toThrow(/client name "Modem Sh0p" looks like the name of client \S+ \("Modern Shop"\)/);
+    await expect(createClient({ name: "rnodern shop", redirectUris: ["https://x.example.com/cb"], scopes: ["openid"] }))
+      .rejects.toThrow(AdminError);
+    expect(await db.client.findUniqueOrThrow({ where: { id: a.client.id } }))
+      .toMatchObject({ name: "RENAMED-BANK", nameSkeleton: "renamedbank" });
   });
 });

@@ -39,6 +39,7 @@ beforeAll(async () => {
     switch (req.url) {
       case "/sector.json": return send(200, JSON.stringify([`${RP}/cb`, `${OTHER}/cb`, "https://third.example.test/cb"]));
       case "/partial.json": return send(200, JSON.stringify([`${RP}/cb`]));
+      case "/sandbox.json": return send(200, JSON.stringify([`${RP}/cb`, "https://0;sandbox/cb"]));
       case "/object.json": return send(200, JSON.stringify({ redirect_uris: [`${RP}/cb`] }));
       case "/text": return send(200, "hello");
       case "/missing": return send(404, "{}");
@@ -140,6 +141,34 @@ describe("sector_identifier_uri (OpenID Connect Registration §5): fetched with 
   it("still requires https for a host that is not a loopback host", async () => {
     const r = await register({ redirect_uris: [`${RP}/cb`], sector_identifier_uri: "http://rp.example.test/sector.json" });
     expect(r).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } });
+  });
+});
+
+describe("hosts of registered URIs: LDH DNS names or IP literals only (CSP injection, issue 33)", () => {
+  const refusedWith = (r: { status: number; body: Record<string, unknown> }, error: string) => {
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.error).toBe(error);
+    expect(r.body.error_description).toMatch(/must have a DNS host name \(letters, digits, hyphens and dots\) or an IP address/);
+  };
+
+  it("refuses https://0;sandbox/cb as a redirect URI, directly and listed at a sector_identifier_uri", async () => {
+    refusedWith(await register({ redirect_uris: ["https://0;sandbox/cb"] }), "invalid_redirect_uri");
+    refusedWith(await register({ redirect_uris: [`${RP}/cb`, "https://0;sandbox/cb"],
+      sector_identifier_uri: `${filesUrl}/sandbox.json` }), "invalid_redirect_uri");
+    // The sector document's own entries follow the rule, whichever redirect URIs are registered.
+    refusedWith(await register({ redirect_uris: [`${RP}/cb`], sector_identifier_uri: `${filesUrl}/sandbox.json` }),
+      "invalid_client_metadata");
+    expect(await db.client.count({ where: { redirectUris: { contains: ";" } } })).toBe(0);
+  });
+
+  it.each([
+    ["post_logout_redirect_uris", { post_logout_redirect_uris: ["https://0;sandbox/bye"] }],
+    ["frontchannel_logout_uri", { frontchannel_logout_uri: "https://0;sandbox/fc" }],
+    ["backchannel_logout_uri", { backchannel_logout_uri: "https://a_b.example.test/bc" }],
+    ["jwks_uri", { jwks_uri: "https://x'y.example.test/jwks", token_endpoint_auth_method: "private_key_jwt" }],
+    ["sector_identifier_uri", { sector_identifier_uri: "https://0;sandbox/sector.json" }],
+  ])("refuses such a host in %s (invalid_client_metadata)", async (_, extra) => {
+    refusedWith(await register({ redirect_uris: [`${RP}/cb`], ...extra }), "invalid_client_metadata");
   });
 });
 

@@ -60,6 +60,12 @@ async function refused(body: unknown, error: string, description?: RegExp) {
   return r.body;
 }
 
+/** The operator's call-centre client of the demo data (lib/demo/seed-demo-data.ts), registered once. */
+async function demoCallCentre() {
+  if (await db.client.findFirst({ where: { name: "DemoCallCentre" } })) return;
+  await createClient({ name: "DemoCallCentre", redirectUris: ["https://callcentre.example.test/cb"], scopes: ["openid"] });
+}
+
 async function configuration(method: string, uri: string, token: string | null, body?: Json) {
   const res = await fetch(uri, {
     method, ...(body ? { body: JSON.stringify(body) } : {}),
@@ -178,6 +184,16 @@ describe("POST /register: a client is registered (201)", () => {
     const second = await register(minimal({ client_name: name }), await newToken());
     expect(second.status).toBe(201);
     expect(second.body.client_name).toMatch(new RegExp(`^${name}-[A-Za-z0-9_-]{8}$`));
+  });
+
+  it("refuses a client_name that looks like another client's (DemoCaIlCentre beside the demo's DemoCallCentre)", async () => {
+    await demoCallCentre();
+    for (const name of ["DemoCaIlCentre", "demo call centre", "Dem0-Ca11-Centre", "DEMOCALLCENTRE", "Y0ur Account"]) {
+      const body = await refused(minimal({ client_name: name }), "invalid_client_metadata",
+        /looks like the name of another client: names are compared without case, spaces or punctuation/);
+      expect(body.error_description).toContain(`client_name "${name}"`);
+    }
+    expect(await db.client.count({ where: { name: { in: ["DemoCaIlCentre", "Dem0-Ca11-Centre"] } } })).toBe(0);
   });
 
   it("registers a public client (none: no secret, PKCE) and a private_key_jwt client with its keys (no secret)", async () => {
@@ -339,6 +355,20 @@ describe("RFC 7592: the client configuration endpoint", () => {
       registration_access_token: c.registration_access_token, registration_client_uri: c.registration_client_uri,
       client_secret_expires_at: 0 });
     expect(r.body.client_secret).toBeUndefined();
+  });
+
+  it("PUT refuses a client_name that looks like another client's; a respelling of its own name is fine", async () => {
+    const c = await registered();
+    const other = await registered();
+    const put = (client_name: string) => configuration("PUT", c.registration_client_uri, c.registration_access_token,
+      { client_id: c.client_id, redirect_uris: [`${RP}/callback`], client_name });
+    const lookalike = (other.client_name as string).toUpperCase().replace(/-/g, " ");
+    expect(await put(lookalike)).toMatchObject({ status: 400, body: { error: "invalid_client_metadata",
+      error_description: expect.stringMatching(/looks like the name of another client/) } });
+    await demoCallCentre();
+    expect(await put("DemoCaIlCentre")).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } });
+    const own = (c.client_name as string).toLowerCase();
+    expect(await put(own)).toMatchObject({ status: 200, body: { client_name: own } });
   });
 
   it("a wrong token, no token, an unknown client and an operator-registered client get the same 401", async () => {

@@ -56,7 +56,8 @@ export default async function ApproveByLinkPage({ params, searchParams }: Props)
         <>
           {error && <p role="alert" className="my-3 rounded bg-red-100 p-2 text-sm text-red-900">{error}</p>}
           <section className="device-request ciba-request my-3 rounded-xl border border-slate-300 bg-white p-3">
-            <CibaRequestCard t={t} action={servicePath(`${path}/answer`)} clientName={view.clientName} scope={view.scope}
+            <CibaRequestCard t={t} action={servicePath(`${path}/answer`)} clientName={view.clientName} mark={view.mark}
+              scope={view.scope}
               acr={view.acr} bindingMessage={view.bindingMessage} expiresAt={view.expiresAt} />
           </section>
         </>

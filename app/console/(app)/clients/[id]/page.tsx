@@ -78,6 +78,10 @@ export default async function ConsoleClient({ params, searchParams }: Props) {
             <p className={ui.muted}>{m.edit.note}</p>
             <ConsoleForm action="/console/clients/update" csrfToken={csrfToken} className="space-y-3">
               <input type="hidden" name="client_id" value={c.id} />
+              <div>
+                <label className={ui.label} htmlFor="name">{m.create.name}</label>
+                <input id="name" name="name" required maxLength={64} className={ui.input} defaultValue={c.name} />
+              </div>
               <ClientFields m={m} client={c} />
               <button type="submit" className={ui.button}>{m.edit.submit}</button>
             </ConsoleForm>
