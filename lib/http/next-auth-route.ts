@@ -1,0 +1,43 @@
+import { logger } from "../log";
+import { randomToken } from "../crypto";
+import { InvalidRequest, OAuthError, UnsupportedMediaType } from "../oauth/errors";
+import { isDatabaseUnavailable } from "./is-database-unavailable";
+import { mediaType } from "./media-type";
+import { readBodyText } from "./params";
+import { errorResponse } from "./respond";
+import { withTransportHeaders } from "./security-headers";
+
+/**
+ * Wraps a next-auth route handler (the playground's /api/auth/*, the console's /console/auth/*). next-auth v4
+ * reads a POST body itself, by its Content-Type (`JSON.parse` for anything naming application/json), and an
+ * exception there or anywhere in it became a bare 500. Here, before next-auth sees the request: a POST must be a
+ * form post (`application/x-www-form-urlencoded`, what the console's sign-in form and the playground's calls
+ * send), else `415 invalid_request`; its body is read once, up to MAX_BODY_BYTES (413 beyond, never buffered
+ * unbounded); and whatever next-auth throws becomes `400 invalid_request` (a database outage: 503), logged.
+ */
+export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>) {
+  return async (req: Request, ...rest: A): Promise<Response> => {
+    const requestId = randomToken(9);
+    try {
+      if (req.method === "POST") {
+        if (mediaType(req) !== "application/x-www-form-urlencoded") {
+          throw new UnsupportedMediaType("the body must be a form post (Content-Type: application/x-www-form-urlencoded)");
+        }
+        // Read (and bounded) on a copy: next-auth reads the original, whose stream keeps what the copy read. When
+        // refused, the original is cancelled too, so the rest of an over-long body is not waited for.
+        await readBodyText(req.clone()).catch(async (err: unknown) => {
+          await req.body?.cancel().catch(() => {});
+          throw err;
+        });
+      }
+      return await handler(req, ...rest);
+    } catch (err) {
+      if (!(err instanceof OAuthError) && !isDatabaseUnavailable(err)) {
+        logger.warn({ requestId, reason: String((err as Error)?.message ?? err).slice(0, 200) },
+          "next-auth could not read a request: answered 400");
+        err = new InvalidRequest("the request could not be read");
+      }
+      return withTransportHeaders(errorResponse(err, requestId));
+    }
+  };
+}
