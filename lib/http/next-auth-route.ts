@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { logger } from "../log";
 import { randomToken } from "../crypto";
 import { InvalidRequest, OAuthError, UnsupportedMediaType } from "../oauth/errors";
@@ -12,7 +13,7 @@ import { withTransportHeaders } from "./security-headers";
  * reads a POST body itself, by its Content-Type (`JSON.parse` for anything naming application/json), and an
  * exception there or anywhere in it became a bare 500. Here, before next-auth sees the request: a POST must be a
  * form post (`application/x-www-form-urlencoded`, what the console's sign-in form and the playground's calls
- * send), else `415 invalid_request`; its body is read once, up to MAX_BODY_BYTES (413 beyond, never buffered
+ * send), else `415 invalid_request`; its body is read here, up to MAX_BODY_BYTES (413 beyond, never buffered
  * unbounded); and whatever next-auth throws becomes `400 invalid_request` (a database outage: 503), logged.
  */
 export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>) {
@@ -23,12 +24,10 @@ export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...re
         if (mediaType(req) !== "application/x-www-form-urlencoded") {
           throw new UnsupportedMediaType("the body must be a form post (Content-Type: application/x-www-form-urlencoded)");
         }
-        // Read (and bounded) on a copy: next-auth reads the original, whose stream keeps what the copy read. When
-        // refused, the original is cancelled too, so the rest of an over-long body is not waited for.
-        await readBodyText(req.clone()).catch(async (err: unknown) => {
-          await req.body?.cancel().catch(() => {});
-          throw err;
-        });
+        // Read here, bounded, and handed to next-auth as a request of its own with that text (next-auth reads
+        // `nextUrl`, so a NextRequest). Not a clone read in parallel: a tee'd stream's cancel waits for both sides.
+        const body = await readBodyText(req);
+        return await handler(new NextRequest(req.url, { method: "POST", headers: req.headers, body }), ...rest);
       }
       return await handler(req, ...rest);
     } catch (err) {
