@@ -37,13 +37,19 @@ describe("HEAD on the GET routes (lib/http/head-requests.ts)", () => {
     }
   });
 
-  it("matches the paths as the router does: one segment for [id], several for [...x], decoded, trailing slash", () => {
+  it("matches the paths as the router may resolve them: [id] one segment, [...x] several, dot-segments, decoded", () => {
     expect(headRefusal("/authorize")).toBe("GET, POST");
     expect(headRefusal("/authorize/")).toBe("GET, POST");
     expect(headRefusal("/authoriz%65")).toBe("GET, POST");
     expect(headRefusal("/authorize/resume/abc")).toBe("GET");
     expect(headRefusal("/api/auth/callback/operator")).toBe("GET, POST");
     expect(headRefusal("/register/c-1")).toBe("GET, PUT, DELETE");
+    expect(headRefusal("/./authorize")).toBe("GET, POST");
+    expect(headRefusal("/x/../authorize")).toBe("GET, POST");
+    expect(headRefusal("/authorize//")).toBe("GET, POST");
+    expect(headRefusal("/authorize/resume/abc%2Fdef")).toBe("GET");
+    expect(headRefusal("/console/auth/callback/staff")).toBe("GET, POST");
+    expect(headRefusal("/api/auth")).toBeNull();
     expect(headRefusal("/authorize/resume/a/b")).toBeNull();
     expect(headRefusal("/authorizex")).toBeNull();
     expect(headRefusal("/jwks")).toBeNull();

@@ -34,21 +34,39 @@ export const HEAD_ANSWERED = [
   "/sim-swap/v2/openapi.yaml", "/kyc-match/v0.3/openapi.yaml",
 ] as const;
 
-const patterns: Array<[RegExp, string]> = Object.entries(HEAD_REFUSED).map(([path, allow]) => [
-  new RegExp(`^${path.split("/").map((s) => (/^\[\.\.\.\w+\]$/.test(s) ? ".+" : /^\[\w+\]$/.test(s) ? "[^/]+"
-    : s.replace(/[.]/g, "\\.")))
-    .join("/")}/*$`), allow]);
+const patterns = Object.entries(HEAD_REFUSED).map(([path, allow]) => ({ segments: path.split("/").filter(Boolean), allow }));
+
+/** One path segment percent-decoded (an encoded "/" stays inside it); malformed escapes as written. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Whether `segments` fit `pattern`: `[x]` is one segment, `[...x]` one or more to the end, anything else literal. */
+function fits(pattern: string[], segments: string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    if (/^\[\.\.\.\w+\]$/.test(p)) return i === pattern.length - 1 && segments.length > i;
+    if (i >= segments.length || (!/^\[\w+\]$/.test(p) && p !== segments[i])) return false;
+  }
+  return segments.length === pattern.length;
+}
 
 /**
- * The `Allow` value when a HEAD to `pathname` must not run the route's GET, else null. The path is matched as the
- * router sees it: percent-decoded, trailing slashes ignored.
+ * The `Allow` value when a HEAD to `pathname` must not run the route's GET, else null. The path is taken as the
+ * router may resolve it, erring towards a match: dot-segments removed (`/./authorize`, `/x/../authorize`), empty
+ * segments and trailing slashes ignored, each segment percent-decoded.
  */
 export function headRefusal(pathname: string): string | null {
-  let path = pathname;
+  let resolved = pathname;
   try {
-    path = decodeURIComponent(pathname);
-  } catch { /* malformed escapes: matched as written */ }
-  for (const [re, allow] of patterns) if (re.test(path)) return allow;
+    resolved = new URL(`http://h${pathname.startsWith("/") ? "" : "/"}${pathname}`).pathname;
+  } catch { /* not a URL path: matched as written */ }
+  const segments = resolved.split("/").filter(Boolean).map(decoded);
+  for (const { segments: pattern, allow } of patterns) if (fits(pattern, segments)) return allow;
   return null;
 }
 
