@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from "./is-database-unavailable";
 import { mediaType } from "./media-type";
 import { readBodyText } from "./params";
 import { errorResponse } from "./respond";
+import { appendHeader } from "./text-body-response";
 import { withTransportHeaders } from "./security-headers";
 
 /**
@@ -14,7 +15,8 @@ import { withTransportHeaders } from "./security-headers";
  * exception there or anywhere in it became a bare 500. Here, before next-auth sees the request: a POST must be a
  * form post (`application/x-www-form-urlencoded`, what the console's sign-in form and the playground's calls
  * send), else `415 invalid_request`; its body is read here, up to MAX_BODY_BYTES (413 beyond, never buffered
- * unbounded); and whatever next-auth throws becomes `400 invalid_request` (a database outage: 503), logged.
+ * unbounded); whatever next-auth throws becomes `400 invalid_request` (a database outage: 503), logged; and its own
+ * untyped refusals a standard one (standardRefusal, below).
  */
 export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...rest: A) => Promise<Response>) {
   return async (req: Request, ...rest: A): Promise<Response> => {
@@ -27,9 +29,10 @@ export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...re
         // Read here, bounded, and handed to next-auth as a request of its own with that text (next-auth reads
         // `nextUrl`, so a NextRequest). Not a clone read in parallel: a tee'd stream's cancel waits for both sides.
         const body = await readBodyText(req);
-        return await handler(new NextRequest(req.url, { method: "POST", headers: req.headers, body }), ...rest);
+        return standardRefusal(await handler(new NextRequest(req.url, { method: "POST", headers: req.headers, body }),
+          ...rest), requestId);
       }
-      return await handler(req, ...rest);
+      return standardRefusal(await handler(req, ...rest), requestId);
     } catch (err) {
       if (!(err instanceof OAuthError) && !isDatabaseUnavailable(err)) {
         logger.warn({ requestId, reason: String((err as Error)?.message ?? err).slice(0, 200) },
@@ -39,4 +42,18 @@ export function nextAuthRoute<A extends unknown[]>(handler: (req: Request, ...re
       return withTransportHeaders(errorResponse(err, requestId));
     }
   };
+}
+
+/**
+ * next-auth's own refusals come without a media type (v4 sends `{}` as the text "[object Object]" for a session
+ * update without a valid csrfToken, plain text for an action it does not know): answered as `400 invalid_request`
+ * instead, with next-auth's cookies kept. Its pages, JSON and redirects, and 404/405, pass unchanged.
+ */
+function standardRefusal(res: Response, requestId: string): Response {
+  const type = res.headers.get("content-type") ?? "";
+  if (res.status < 400 || res.status === 404 || res.status === 405 || /json|html/.test(type)) return res;
+  const out = withTransportHeaders(errorResponse(new InvalidRequest(
+    "next-auth refused the request (a missing or invalid csrfToken, or an action it does not offer)"), requestId));
+  for (const cookie of res.headers.getSetCookie()) appendHeader(out, "Set-Cookie", cookie);
+  return out;
 }

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
  * next-auth's routes (the playground's /api/auth/*, the console's /console/auth/*) against malformed POSTs
  * (issue 33, item 7; lib/http/next-auth-route.ts): next-auth v4 JSON-parses any body that names application/json
  * and answered 500 when it was not JSON. Every case here gets a standard 4xx: 415 for anything but a form post,
- * 413 for a body over the limit, never a 5xx.
+ * 413 for a body over the limit, 400 `invalid_request` for what next-auth itself refuses, never a 5xx.
  */
 const baseUrl = inject("baseUrl");
 
@@ -45,13 +45,18 @@ function post(path: string, type: string | undefined, body: string | ReadableStr
 }
 
 describe("next-auth routes and malformed POSTs", () => {
-  it("never answer a malformed POST with a 5xx", async () => {
+  it("never answer a malformed POST with a 5xx, and refuse it with JSON or a page", async () => {
     const failures: string[] = [];
     for (const path of PATHS) {
       for (const [type, body] of CASES) {
         const res = await post(path, type, body);
-        await res.arrayBuffer();
+        const text = await res.text();
+        const media = res.headers.get("content-type") ?? "";
         if (res.status >= 500) failures.push(`${res.status} ${path} ${type} ${body.slice(0, 40)}`);
+        // A refusal says what it is: JSON or a page, never next-auth's untyped "[object Object]".
+        else if (res.status >= 400 && res.status !== 404 && res.status !== 405 && !/json|html/.test(media)) {
+          failures.push(`${res.status} untyped "${text.slice(0, 40)}" ${path} ${type} ${body.slice(0, 40)}`);
+        }
       }
     }
     expect(failures).toEqual([]);
