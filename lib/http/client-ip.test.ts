@@ -39,6 +39,9 @@ describe("forwardedClientAddress", () => {
     // Two proxies: nginx (127.0.0.1) behind a load balancer (10.0.0.5); what the client wrote further left is ignored.
     expect(forwardedClientAddress("127.0.0.1", "6.6.6.6, 198.18.0.9, 10.0.0.5", trusted)).toBe("198.18.0.9");
     expect(forwardedClientAddress("127.0.0.1", ["6.6.6.6", "198.18.0.9"], trusted)).toBe("198.18.0.9");
+    // Proxies that add the client's port.
+    expect(forwardedClientAddress("127.0.0.1", "198.18.0.9:4711", trusted)).toBe("198.18.0.9");
+    expect(forwardedClientAddress("127.0.0.1", "[2001:db8::7]:4711, 10.0.0.5", trusted)).toBe("2001:db8::7");
   });
 
   it("from a proxy that sent no usable entry, stops at the last proxy reached", () => {
