@@ -46,22 +46,30 @@ const count = (def: number) => z.coerce.number().int().positive().max(1_000_000)
 
 export interface CidrRange { address: string; prefix: number; family: "ipv4" | "ipv6" }
 
-/** "100.64.0.0/10, 2001:db8::/32": comma- or space-separated CIDR ranges, IPv4 and IPv6 (default `def`). */
-const cidrListOf = (def: string) => z.string().default(def).transform((value, ctx): CidrRange[] => {
+/**
+ * "100.64.0.0/10, 2001:db8::/32": comma- or space-separated CIDR ranges, IPv4 and IPv6; with `addresses`, a bare
+ * address (10.0.0.7, ::1) is a range of one. An issue on `ctx` and z.NEVER for a bad entry.
+ */
+function parseRanges(value: string, ctx: z.RefinementCtx, { addresses = false } = {}): CidrRange[] {
   const ranges: CidrRange[] = [];
   for (const entry of value.split(/[\s,]+/).filter(Boolean)) {
     const [address = "", bits, extra] = entry.split("/");
     const version = isIP(address);
-    const prefix = Number(bits);
-    if (!version || extra !== undefined || !/^\d{1,3}$/.test(bits ?? "") || prefix > (version === 4 ? 32 : 128)) {
-      const message = `must be a list of CIDR ranges such as 100.64.0.0/10 (bad entry "${entry.slice(0, 60)}")`;
+    const max = version === 4 ? 32 : 128;
+    const bare = bits === undefined && addresses;
+    const prefix = bare ? max : Number(bits);
+    if (!version || extra !== undefined || !(bare || /^\d{1,3}$/.test(bits ?? "")) || prefix > max) {
+      const message = `must be a list of ${addresses ? "addresses or " : ""}CIDR ranges such as `
+        + `${addresses ? "10.0.0.7 or " : ""}100.64.0.0/10 (bad entry "${entry.slice(0, 60)}")`;
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;
     }
     ranges.push({ address, prefix, family: version === 4 ? "ipv4" : "ipv6" });
   }
   return ranges;
-});
+}
+/** A CIDR range list (parseRanges) with its default `def`. */
+const cidrListOf = (def: string) => z.string().default(def).transform((value, ctx) => parseRanges(value, ctx));
 const cidrList = cidrListOf("");
 
 /** The operator's brand (lib/branding, docs/configuration.md "Branding"): every key optional, the default neutral. */
@@ -170,15 +178,23 @@ const schema = z.object({
   CARRIER_NAT_RANGES: cidrList,
   CLIENT_AUTH_FAILURE_LIMIT: count(10),
   CLIENT_AUTH_FAILURE_LIMIT_PER_IP: count(50),
-  // How many reverse proxies in front of the service append to X-Forwarded-For (lib/http/client-ip.ts).
   // Demo clients (published secrets) and subscribers (known PINs), seeded by `npm start`. Default:
   // on for the embedded SQLite database (the local set-up), off for PostgreSQL (production).
   DEMO_DATA: z.enum(["true", "false"]).optional(),
-  TRUSTED_PROXY: z
-    .string()
-    .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies (0-9)")
-    .default("false")
-    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+  // The reverse proxies in front of the service: their addresses (IPs or CIDR ranges), checked against the
+  // connection's peer; X-Forwarded-For counts only from them (lib/http/client-ip.ts). `false`, `0` or unset: none.
+  // The former `true` and proxy counts trusted the header from anyone who reached the service directly:
+  // refused, with what to write instead.
+  TRUSTED_PROXY: z.string().default("false").transform((value, ctx): CidrRange[] => {
+    if (/^\s*(false|0)\s*$/i.test(value)) return [];
+    if (/^\s*(true|\d+)\s*$/i.test(value)) {
+      ctx.addIssue({ code: "custom", message: "is now the list of your reverse proxies' addresses (IPs or CIDR "
+        + "ranges, e.g. TRUSTED_PROXY=127.0.0.1 for nginx on the same host), checked against the connection's peer: "
+        + `"${value.trim().slice(0, 8)}" trusted X-Forwarded-For from anyone who reached the service directly` });
+      return z.NEVER;
+    }
+    return parseRanges(value, ctx, { addresses: true });
+  }),
   // Network-based authentication (lib/network, docs/network-authentication.md): which resolver names the subscriber
   // of a data session (table: the NetworkRange table the admin CLI fills; none: off); header enrichment (the
   // header a trusted proxy adds with the subscriber's number, counted only from a socket peer inside

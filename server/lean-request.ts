@@ -20,11 +20,8 @@ export class LeanRequest implements BufferedBody {
     private readonly outgoing: ServerResponse,
     private readonly bytes: Buffer | null,
   ) {
-    const h = new LeanHeaders(incoming.rawHeaders);
-    // As Next.js does (base-server): the peer address when no proxy set the header; read by
-    // lib/http/client-ip.ts for per-IP limits and the audit log.
-    if (!h.has("x-forwarded-for") && incoming.socket.remoteAddress) h.set("x-forwarded-for", incoming.socket.remoteAddress);
-    this.headers = h;
+    // X-Forwarded-For is the client's address server/main.ts resolved for both paths (lib/http/client-ip.ts).
+    this.headers = new LeanHeaders(incoming.rawHeaders);
   }
 
   get body(): ReadableStream<Uint8Array> | null {

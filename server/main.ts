@@ -26,8 +26,10 @@ import { MAX_BODY_BYTES } from "../lib/http/params";
 import { MAX_URL_BYTES } from "../lib/http/security-headers";
 import { config } from "../lib/config";
 import { logger } from "../lib/log";
-import { BlockList, isIP } from "node:net";
 import { PEER_PORT_HEADER } from "../lib/network/peer-headers";
+import { addressMatcher } from "../lib/http/address-ranges";
+import { forwardedClientAddress } from "../lib/http/client-ip";
+import { headRefusal, headRefused } from "../lib/http/head-requests";
 import { countRequest } from "../lib/metrics/count-request";
 import { traceRequest } from "../lib/tracing/trace-request";
 import { answerClusterMetricsRequests } from "../lib/metrics/cluster-metrics";
@@ -78,29 +80,27 @@ async function main() {
   const LINGER_BYTES = 1024 * 1024;
   const LINGER_MS = 500;
 
-  const trustedProxies = config().TRUSTED_PROXY;
-  // Network-based authentication (lib/network/identify-connection.ts): the client's source port, never from a
-  // client (the socket's, or behind TRUSTED_PROXY the header only the proxy sets), and the enrichment header
-  // only from NETWORK_ENRICHMENT_PROXIES peers: removed from every other request, on both paths.
+  // The client's address (lib/http/client-ip.ts): the socket's peer, or from a TRUSTED_PROXY peer the
+  // address its X-Forwarded-For names; handed to both paths as the only X-Forwarded-For entry. Network-based
+  // authentication (lib/network/identify-connection.ts): the client's source port, never from a client (the
+  // socket's, or from a TRUSTED_PROXY peer the header only the proxy sets), and the enrichment header only from
+  // NETWORK_ENRICHMENT_PROXIES peers: removed from every other request, on both paths.
   const c = config();
-  const portHeader = trustedProxies > 0 ? c.NETWORK_PORT_HEADER : undefined;
+  const isProxy = addressMatcher(c.TRUSTED_PROXY);
+  const portHeader = c.NETWORK_PORT_HEADER;
   const enrichmentHeader = c.NETWORK_ENRICHMENT_HEADER;
-  const enrichers = new BlockList();
-  for (const r of c.NETWORK_ENRICHMENT_PROXIES) enrichers.addSubnet(r.address, r.prefix, r.family);
+  const isEnricher = addressMatcher(c.NETWORK_ENRICHMENT_PROXIES);
   const networkHeaders = (req: http.IncomingMessage) => {
+    const peer = req.socket.remoteAddress;
+    const viaProxy = isProxy(peer);
+    setHeader(req, "x-forwarded-for", viaProxy ? forwardedClientAddress(peer, req.headers["x-forwarded-for"], isProxy) : peer);
     let port: string | undefined;
-    if (trustedProxies === 0) port = req.socket.remotePort === undefined ? undefined : String(req.socket.remotePort);
+    if (!viaProxy) port = req.socket.remotePort === undefined ? undefined : String(req.socket.remotePort);
     else if (portHeader) port = lastValue(req.headers[portHeader]);
     setHeader(req, PEER_PORT_HEADER, port);
-    if (enrichmentHeader && req.headers[enrichmentHeader] !== undefined && !fromEnricher(req.socket.remoteAddress)) {
+    if (enrichmentHeader && req.headers[enrichmentHeader] !== undefined && !isEnricher(peer)) {
       setHeader(req, enrichmentHeader, undefined);
     }
-  };
-  const fromEnricher = (peer: string | undefined) => {
-    if (!peer || c.NETWORK_ENRICHMENT_PROXIES.length === 0) return false;
-    const family = isIP(peer) === 4 ? "ipv4" : "ipv6";
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer);
-    return enrichers.check(peer, family) || (mapped !== null && enrichers.check(mapped[1]!, "ipv4"));
   };
 
   const server = http.createServer((req, res) => {
@@ -109,15 +109,19 @@ async function main() {
   });
 
   function route(req: http.IncomingMessage, res: http.ServerResponse) {
-    // With no trusted proxy in front, the peer address IS the client: a client-sent
-    // X-Forwarded-For would otherwise choose its own per-IP rate-limit bucket (lib/http/client-ip.ts).
-    // Behind TRUSTED_PROXY proxies the header is theirs and is kept.
-    if (trustedProxies === 0) overwriteForwardedFor(req);
+    // A client-sent X-Forwarded-For would otherwise choose its own per-IP rate-limit bucket, audit address
+    // and data session (network-based authentication).
     networkHeaders(req);
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const pathname = q < 0 ? url : url.slice(0, q);
     const method = req.method ?? "GET";
+    // HEAD to a GET with effects (lib/http/head-requests.ts): 405, the GET is not run on either path.
+    const allow = method === "HEAD" ? headRefusal(pathname) : null;
+    if (allow) {
+      void writeResponse(res, headRefused(allow), headersFor(rules, pathname) ?? [], false);
+      return;
+    }
     const headers = fixed.get(pathname);
     const handler = headers && hotRoute(pathname, method);
     if (!handler || !url.startsWith("/")) {
@@ -215,18 +219,6 @@ start().catch((err) => {
   logger.fatal({ err }, "server failed to start");
   process.exit(1);
 });
-
-/** Replaces any X-Forwarded-For (parsed and raw header lists alike) with the socket's peer address. */
-function overwriteForwardedFor(req: http.IncomingMessage): void {
-  const peer = req.socket.remoteAddress ?? "";
-  const raw = req.rawHeaders;
-  for (let i = raw.length - 2; i >= 0; i -= 2) {
-    if (raw[i]!.toLowerCase() === "x-forwarded-for") raw.splice(i, 2);
-  }
-  if (!peer) { delete req.headers["x-forwarded-for"]; return; }
-  raw.push("X-Forwarded-For", peer);
-  req.headers["x-forwarded-for"] = peer;
-}
 
 /** Sets (or with `value` undefined removes) a request header in the parsed and raw header lists alike. */
 function setHeader(req: http.IncomingMessage, name: string, value: string | undefined): void {

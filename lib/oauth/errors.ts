@@ -58,6 +58,8 @@ export const LoginError = define("login_error");
 /** `invalid_request` with the HTTP status of an oversized body (RFC 9110 §15.5.14) or URL (§15.5.15). */
 export const RequestTooLarge = define("invalid_request", 413);
 export const UriTooLong = define("invalid_request", 414);
+/** `invalid_request` with 415 Unsupported Media Type (RFC 9110 §15.5.16): a body in a format the endpoint does not read. */
+export const UnsupportedMediaType = define("invalid_request", 415);
 /**
  * Client authentication refused because of too many recent failures: 429 Too Many Requests
  * (RFC 6585 §4) with Retry-After. The code stays `invalid_client` (RFC 6749 §5.2, "client

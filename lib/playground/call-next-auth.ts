@@ -28,11 +28,11 @@ function absorb(jar: Map<string, string>, setCookies: string[]) {
 /**
  * Runs a POST action of next-auth's own endpoints for the browser, the way next-auth's client does
  * (`signIn`, `update`, `signOut`): fetches a CSRF token with the browser's cookies, then posts the action
- * with it and `json=true`. Lets plain HTML forms (no JavaScript) drive next-auth; the caller passes the
- * returned cookies on. Over HTTP to the issuer because next-auth v4 exports no in-process handler.
+ * with it and `json=true`, as a form post. Lets plain HTML forms (no JavaScript) drive next-auth; the caller
+ * passes the returned cookies on. Over HTTP to the issuer because next-auth v4 exports no in-process handler.
  */
 export async function callNextAuth(browserRequest: Request, action: string, opts: {
-  query?: URLSearchParams; body?: Record<string, unknown>;
+  query?: URLSearchParams; body?: Record<string, string>;
 } = {}): Promise<NextAuthResult> {
   const base = playgroundUrls().nextAuthBase;
   const jar = parseCookieHeader(browserRequest.headers.get("cookie"));
@@ -48,8 +48,9 @@ export async function callNextAuth(browserRequest: Request, action: string, opts
   const query = opts.query?.size ? `?${opts.query}` : "";
   const res = await fetch(`${base}/${action}${query}`, {
     method: "POST",
-    headers: { cookie: cookieHeader(), "content-type": "application/json" },
-    body: JSON.stringify({ ...opts.body, csrfToken, json: "true" }),
+    // A form post, as next-auth's client sends its actions (the route takes no other: lib/http/next-auth-route.ts).
+    headers: { cookie: cookieHeader(), "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ ...opts.body, csrfToken, json: "true" }),
     redirect: "manual",
     cache: "no-store",
   });

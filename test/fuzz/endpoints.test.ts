@@ -91,8 +91,10 @@ beforeAll(async () => {
   await db.client.create({ data: { id: confidential.id, name: "FuzzApp", secretHash: await hashSecret(confidential.secret), ...common } });
   await db.client.create({ data: { id: publicClient.id, name: "FuzzPublic", isPublic: true, ...common } });
   basic = `Basic ${Buffer.from(`${confidential.id}:${confidential.secret}`).toString("base64")}`;
-  // Keys are created on first use: create them now so the digest is stable from here on.
+  // Keys are created on first use: create them now so the digest is stable from here on. So is the playground's
+  // client (on next-auth's first request).
   await fetch(`${base}/jwks`);
+  await fetch(`${base}/api/auth/providers`);
   const res = await fetch(`${base}/authorize?${new URLSearchParams(validAuthorize())}`, { redirect: "manual" });
   const id = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
   const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
@@ -181,6 +183,21 @@ describe("fuzz: logout", () => {
         ? send("logout", `${base}/logout`, { method: "POST", body: q, mustNotWrite: true,
           headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } })
         : send("logout", `${base}/logout?${q}`, { headers, mustNotWrite: true });
+    },
+  ), 300_000);
+});
+
+describe("fuzz: next-auth's routes", () => {
+  // next-auth v4 JSON-parsed any body naming application/json and answered 500 when it was not JSON (issue 33).
+  const paths = ["/api/auth/session", "/api/auth/signin/operator", "/api/auth/signout", "/api/auth/callback/operator",
+    "/api/auth/_log", "/api/auth/csrf", "/console/auth/callback/staff", "/console/auth/signin"];
+  it("the playground's and the console's next-auth POSTs with hostile bodies, content types and headers", () => property(
+    fc.tuple(fc.constantFrom(...paths), hostileBody(["csrfToken", "json", "callbackUrl", "username", "password", "code",
+      "data"]), hostileHeaders({ origin: "real" })),
+    ([path, { body, type }, headers]) => {
+      const h = { ...headers };
+      if (h.origin === "real") h.origin = base;
+      return send("next-auth", `${base}${path}`, { method: "POST", body, headers: { ...h, "content-type": type } });
     },
   ), 300_000);
 });

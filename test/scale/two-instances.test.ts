@@ -56,7 +56,7 @@ beforeAll(async () => {
   process.env.ISSUER = issuer;
   // Both start at once on an empty database: they race to create the signing keys (lib/keys/key-store.ts).
   // Every simulated subscriber comes from 127.0.0.1: lift the per-IP send limit (per MSISDN stays).
-  const env = { ISSUER: issuer, TRUSTED_PROXY: "1", DATABASE_POOL_SIZE: "5", OTP_SEND_LIMIT_PER_IP: "100000" };
+  const env = { ISSUER: issuer, TRUSTED_PROXY: "127.0.0.1", DATABASE_POOL_SIZE: "5", OTP_SEND_LIMIT_PER_IP: "100000" };
   [a, b] = await Promise.all([
     startServer({ name: "scale-a", databaseUrl, env }),
     startServer({ name: "scale-b", databaseUrl, env }),

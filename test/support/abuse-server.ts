@@ -14,14 +14,14 @@ export { latestCode };
 /**
  * Issue 6, "Abuse and brute force" and "Audit", over HTTP against a server of its own that runs with
  * the production limits (the shared test server lifts them: test/support/server.ts). The server trusts
- * one proxy (TRUSTED_PROXY=1), so each test speaks from its own X-Forwarded-For address and the per-IP
+ * one proxy (TRUSTED_PROXY=127.0.0.1), so each test speaks from its own X-Forwarded-For address and the per-IP
  * limits of one test do not spill into another. Used by the tests of the PIN lockout, the code limits,
  * client authentication throttling and the audit log (docs/testing.md).
  */
 const LIMITS = {
   OTP_SEND_LIMIT_PER_REQUESTER: "5", OTP_SEND_LIMIT_PER_MSISDN: "20", OTP_SEND_LIMIT_PER_IP: "20",
   OTP_SEND_LIMIT_PER_NAT_IP: "30", CARRIER_NAT_RANGES: "100.64.0.0/10, 2001:db8:ca7::/48",
-  CLIENT_AUTH_FAILURE_LIMIT: "10", CLIENT_AUTH_FAILURE_LIMIT_PER_IP: "50", TRUSTED_PROXY: "1",
+  CLIENT_AUTH_FAILURE_LIMIT: "10", CLIENT_AUTH_FAILURE_LIMIT_PER_IP: "50", TRUSTED_PROXY: "127.0.0.1",
 };
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

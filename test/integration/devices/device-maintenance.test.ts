@@ -138,8 +138,8 @@ describe("purge of expired rows", () => {
 });
 
 /** The real default abuse limits (the shared test server lifts them), as in production. */
-// TRUSTED_PROXY=1: each test speaks from its own X-Forwarded-For address, as behind one proxy.
-const LIMITS = { OTP_SEND_LIMIT_PER_MSISDN: "5", OTP_SEND_LIMIT_PER_IP: "20", TRUSTED_PROXY: "1" };
+// TRUSTED_PROXY=127.0.0.1: each test speaks from its own X-Forwarded-For address, as behind one proxy.
+const LIMITS = { OTP_SEND_LIMIT_PER_MSISDN: "5", OTP_SEND_LIMIT_PER_IP: "20", TRUSTED_PROXY: "127.0.0.1" };
 
 describe("a server of its own: periodic purge, enrolment code limits", () => {
   let server: RunningServer | undefined;

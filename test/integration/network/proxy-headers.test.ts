@@ -2,16 +2,21 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startServer, type RunningServer } from "../../support/server";
 import { codeRow, createTestClient, createTestSubscriber, grant, requestFor } from "../../support/authorize-support";
 import { authorizeFrom, mapRange, sourcePort } from "../../support/network-support";
+import { requestFrom } from "../../support/request-from";
+import { beginAuthorization } from "@/e2e/fixtures/interaction-http";
+import { db } from "@/lib/db";
+import { pseudonymiseSubscriber } from "@/lib/audit/pseudonymise-subscriber";
 
 /**
  * What server/main.ts lets reach the handlers (docs/network-authentication.md): the header-enrichment header only
  * from a NETWORK_ENRICHMENT_PROXIES peer; behind TRUSTED_PROXY the address from X-Forwarded-For and the source port
- * from NETWORK_PORT_HEADER (what nginx sets from $remote_port); never a port a client wrote itself.
+ * from NETWORK_PORT_HEADER (what nginx sets from $remote_port); never a port a client wrote itself. TRUSTED_PROXY
+ * is the proxies' addresses: X-Forwarded-For and the port header count only when the peer is one of them.
  */
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ name: "network-proxy", databaseUrl: inject("databaseUrl"), env: {
-    TRUSTED_PROXY: "1", NETWORK_PORT_HEADER: "X-Client-Port", NETWORK_ENRICHMENT_HEADER: "X-Subscriber-Msisdn",
+    TRUSTED_PROXY: "127.0.0.1", NETWORK_PORT_HEADER: "X-Client-Port", NETWORK_ENRICHMENT_HEADER: "X-Subscriber-Msisdn",
     NETWORK_ENRICHMENT_PROXIES: "127.0.0.50/32",
   } });
 });
@@ -71,5 +76,37 @@ describe("behind a trusted proxy", () => {
     const res = await authorizeFrom(requestFor(client), { from: "127.0.0.53", port: sourcePort(22000),
       headers: { "X-Network-Peer-Port": "31000" } });
     expect(await signedIn(res)).toBe(a.id);
+  });
+});
+
+describe("TRUSTED_PROXY: the proxies' addresses, checked against the socket's peer (issue 33)", () => {
+  it("signs in by the network from X-Forwarded-For only when a listed proxy sent it (lean path)", async () => {
+    const client = await createTestClient();
+    const subscriber = await createTestSubscriber();
+    await mapRange("198.18.0.19", subscriber.msisdn);
+    await grant(subscriber, client);
+    const via = (from: string) => authorizeFrom(requestFor(client), { from, baseUrl: server.baseUrl,
+      headers: { "X-Forwarded-For": "198.18.0.19", "X-Client-Port": "1500" } });
+    // 127.0.0.54 reaches the service directly: its header is its own word, its address is its socket's.
+    expect(await signedIn(await via("127.0.0.54"))).toBeNull();
+    expect(await signedIn(await via("127.0.0.1"))).toBe(subscriber.id);
+  });
+
+  it("records the peer, or the listed proxy's forwarded address, in the audit log (Next.js path)", async () => {
+    const client = await createTestClient();
+    const recorded = async (from: string, forwarded: string) => {
+      const s = await createTestSubscriber();
+      const f = await beginAuthorization(server.baseUrl, client);
+      for (const [step, fields] of [["msisdn", { msisdn: s.msisdn }], ["code", { code: "000000" }]] as const) {
+        await requestFrom(`${server.baseUrl}/interaction/${f.id}/${step}`, { method: "POST", from, body:
+          new URLSearchParams({ csrf_token: f.csrf, ...fields }).toString(), headers: { cookie: f.cookie,
+          "content-type": "application/x-www-form-urlencoded", origin: server.baseUrl, "x-forwarded-for": forwarded } });
+      }
+      const events = await db.auditEvent.findMany({ where: { type: "sign_in", subscriberRef: pseudonymiseSubscriber(s.id) } });
+      expect(events.length).toBeGreaterThan(0);
+      return [...new Set(events.map((e) => e.ip))];
+    };
+    expect(await recorded("127.0.0.55", "192.0.2.55")).toEqual(["127.0.0.55"]);
+    expect(await recorded("127.0.0.1", "192.0.2.56")).toEqual(["192.0.2.56"]);
   });
 });

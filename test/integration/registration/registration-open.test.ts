@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
  * The registration settings an operator may change (docs/registration.md, docs/configuration.md), on a
  * server of its own: open registration (REGISTRATION_OPEN=true), private addresses allowed for
  * development (ALLOW_LOOPBACK_CLIENT_URLS=true, so a sector_identifier_uri and logout URIs on
- * 127.0.0.1 are accepted and fetched), and a small per-address limit (TRUSTED_PROXY=1: each requester
+ * 127.0.0.1 are accepted and fetched), and a small per-address limit (TRUSTED_PROXY=127.0.0.1: each requester
  * speaks from its own X-Forwarded-For address).
  */
 let server: RunningServer;
@@ -25,7 +25,7 @@ const OTHER = "https://app.example.test";
 
 beforeAll(async () => {
   server = await startServer({ name: "registration-open", env: {
-    REGISTRATION_OPEN: "true", ALLOW_LOOPBACK_CLIENT_URLS: "true", REGISTRATION_LIMIT_PER_IP: "5", TRUSTED_PROXY: "1",
+    REGISTRATION_OPEN: "true", ALLOW_LOOPBACK_CLIENT_URLS: "true", REGISTRATION_LIMIT_PER_IP: "5", TRUSTED_PROXY: "127.0.0.1",
   } });
   baseUrl = server.baseUrl;
   process.env.DATABASE_URL = server.databaseUrl;

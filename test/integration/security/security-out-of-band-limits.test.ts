@@ -9,10 +9,10 @@ import { authorizeMobile } from "../../support/mobile-support";
 /**
  * Issue 15, section 1: limits on out-of-band approval requests, on a server of its own with the
  * production defaults (per requesting IP and number 3, per IP 10, per number 10 per 15 minutes) and
- * small pending ceilings. TRUSTED_PROXY=1: each requester speaks from its own X-Forwarded-For address.
+ * small pending ceilings. TRUSTED_PROXY=127.0.0.1: each requester speaks from its own X-Forwarded-For address.
  */
 const LIMITS = {
-  TRUSTED_PROXY: "1", APPROVAL_LIMIT_PER_IP: "10", APPROVAL_LIMIT_PER_IP_AND_NUMBER: "3", APPROVAL_LIMIT_PER_NUMBER: "10",
+  TRUSTED_PROXY: "127.0.0.1", APPROVAL_LIMIT_PER_IP: "10", APPROVAL_LIMIT_PER_IP_AND_NUMBER: "3", APPROVAL_LIMIT_PER_NUMBER: "10",
   APPROVAL_LIMIT_PER_CLIENT: "1000", APPROVAL_PENDING_PER_SUBSCRIBER: "4", APPROVAL_PENDING_PER_CLIENT: "12",
 };
 let server: RunningServer;

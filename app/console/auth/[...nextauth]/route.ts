@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { consoleAuthOptions, CONSOLE_SIGN_IN_PATH } from "@/lib/console/console-auth";
 import { issuerBase } from "@/lib/http/issuer-base";
+import { nextAuthRoute } from "@/lib/http/next-auth-route";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
@@ -9,7 +10,8 @@ type Context = { params: Promise<{ nextauth: string[] }> };
  * console uses is open: GET signin (sets next-auth's CSRF cookie and sends the browser to the sign-in
  * page), GET csrf, POST callback/staff (the sign-in form). Sign-out is the console's own action
  * (app/console/sign-out). next-auth v4 takes its base URL from NEXTAUTH_URL, which is the playground's
- * (/api/auth, one per process), so its error and retry redirects are rewritten to the console's page.
+ * (/api/auth, one per process), so its error and retry redirects are rewritten to the console's page. Form posts
+ * only, next-auth's exceptions answered 400 (lib/http/next-auth-route.ts).
  */
 async function handle(req: Request, ctx: Context): Promise<Response> {
   const [action, provider, extra] = (await ctx.params).nextauth;
@@ -43,6 +45,6 @@ function consoleLocation(location: string): string {
   return location;
 }
 
-export const GET = handle;
-export const POST = handle;
+export const GET = nextAuthRoute(handle);
+export const POST = nextAuthRoute(handle);
 export const dynamic = "force-dynamic";
