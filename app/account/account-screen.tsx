@@ -100,14 +100,33 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
         <h2 id="user-code-title" className="font-semibold">{a.userCodeTitle}</h2>
         <p className={ui.text}>{a.userCodeText}</p>
         <p className={ui.text}>{view.hasUserCode ? a.userCodeIsSet : a.userCodeNone}</p>
-        {/* One form: what proves the change (the current code or the PIN), the new code, and Change / Remove (the
-            latter skips the browser's check of the new code: it is not needed to remove). Works without script. */}
+        {/* One form: what proves the change, the new code, and Change / Remove (the latter skips the browser's
+            check of the new code: it is not needed to remove). Works without script. The subscriber says what they
+            type: the current code and the PIN are two fields (lib/ciba/user-code-proof.ts), so a fumbled code is
+            never counted as a wrong PIN. */}
         <AccountForm action="user-code" {...form} className={ui.stack}>
-          {view.userCodeProof && (
+          {view.userCodeProof === "code_or_pin" && (
+            <fieldset aria-describedby="user-code-current-help">
+              <legend className={ui.label}>{a.userCodeProofLabel.code_or_pin}</legend>
+              <div className="mt-2">
+                <label htmlFor="user-code-current" className={ui.label}>{a.userCodeProofLabel.code}</label>
+                <input id="user-code-current" name="current_code" type="password" inputMode="numeric"
+                  autoComplete="off" maxLength={8} className={ui.input} />
+              </div>
+              <div className="mt-2">
+                <label htmlFor="user-code-pin" className={ui.label}>{a.userCodeOrPinLabel}</label>
+                <input id="user-code-pin" name="current_pin" type="password" inputMode="numeric" autoComplete="off"
+                  maxLength={32} className={ui.input} />
+              </div>
+              <p id="user-code-current-help" className={ui.help}>{a.userCodeEitherHelp} {a.userCodeProofHelp}</p>
+            </fieldset>
+          )}
+          {(view.userCodeProof === "code" || view.userCodeProof === "pin") && (
             <div>
               <label htmlFor="user-code-current" className={ui.label}>{a.userCodeProofLabel[view.userCodeProof]}</label>
-              <input id="user-code-current" name="current_secret" type="password" inputMode="numeric" autoComplete="off"
-                required maxLength={8} aria-describedby="user-code-current-help" className={ui.input} />
+              <input id="user-code-current" name={view.userCodeProof === "code" ? "current_code" : "current_pin"}
+                type="password" inputMode="numeric" autoComplete="off" required
+                maxLength={view.userCodeProof === "code" ? 8 : 32} aria-describedby="user-code-current-help" className={ui.input} />
               <p id="user-code-current-help" className={ui.help}>{a.userCodeProofHelp}</p>
             </div>
           )}

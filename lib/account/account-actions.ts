@@ -4,7 +4,7 @@ import { revokeAccessToken } from "../tokens/revoke-access-token";
 import type { AccountAction } from "./account-post";
 import { clearSessionCookie } from "./account-cookies";
 import { clearUserCode, setUserCode, UserCodeError } from "../ciba/set-user-code";
-import { checkUserCodeProof } from "../ciba/user-code-proof";
+import { checkUserCodeProof, type UserCodeProof } from "../ciba/user-code-proof";
 import { withdrawApiConsent } from "../api-consent/consents";
 import { isPurposeScope } from "../network-apis/camara-scopes";
 
@@ -37,21 +37,28 @@ export const removeHandset: AccountAction = async ({ session, form, ip }) =>
   (await removeSubscriberDevice({ subscriberId: session.subscriberId, deviceId: form.get("device_id") ?? "", ip }))
     ? { done: "removed" } : { e: "not_found" };
 
+/** The notice (`?e=`) of each refused proof (lib/i18n: account.notices). */
+const PROOF_REFUSALS: Record<Exclude<UserCodeProof, { ok: true }>["reason"], string> = {
+  missing: "current_secret_missing", code_wrong: "current_code_wrong", pin_wrong: "current_pin_wrong",
+  both_wrong: "current_secret_wrong", locked: "current_secret_locked",
+};
+
 /**
  * POST /account/user-code: the subscriber's CIBA user code (docs/ciba.md "User code"). `user_code` sets or
  * replaces it (4-8 digits, not the PIN); `remove` removes it. Audited either way. Every change is proved first by
- * `current_secret`, the current user code or the PIN (lib/ciba/user-code-proof.ts: each try reserved before it is
- * checked): the account session alone, on a borrowed phone, must not change what protects the subscriber. A new
- * code that is not 4 to 8 digits is refused before, without spending a try.
+ * `current_code` (the current user code) or `current_pin` (the PIN), the subscriber filling the one they mean
+ * (lib/ciba/user-code-proof.ts: each try reserved before it is checked, a wrong code never a PIN failure): the
+ * account session alone, on a borrowed phone, must not change what protects the subscriber. A new code that is not
+ * 4 to 8 digits is refused before, without spending a try.
  */
 export const changeUserCode: AccountAction = async ({ session, form, ip }) => {
   const who = { by: "subscriber" as const, ip };
   const remove = form.get("remove") !== undefined;
   const code = (form.get("user_code") ?? "").trim();
   if (!remove && !/^\d{4,8}$/.test(code)) return { e: "user_code_invalid" };
-  const proof = await checkUserCodeProof({ subscriberId: session.subscriberId, secret: form.get("current_secret") ?? "",
-    ip });
-  if (!proof.ok) return { e: proof.reason === "locked" ? "current_secret_locked" : "current_secret_wrong" };
+  const proof = await checkUserCodeProof({ subscriberId: session.subscriberId, code: form.get("current_code") ?? "",
+    pin: form.get("current_pin") ?? "", ip });
+  if (!proof.ok) return { e: PROOF_REFUSALS[proof.reason] };
   if (remove) {
     return (await clearUserCode({ subscriberId: session.subscriberId, who })) ? { done: "user_code_removed" } : { e: "not_found" };
   }

@@ -249,11 +249,14 @@ export const en = {
     userCodeRemove: "Remove the code",
     /** What proves a change of the code (lib/ciba/user-code-proof.ts UserCodeProofKind). */
     userCodeProofLabel: {
-      code_or_pin: "Your current code, or your PIN",
+      code_or_pin: "Confirm it is you with one of these",
       code: "Your current code",
       pin: "Your PIN",
     },
+    /** The PIN's field when the current code is asked too (code_or_pin): the subscriber fills the one they mean. */
+    userCodeOrPinLabel: "or your PIN",
     userCodeProofHelp: "Asked so that only you can change or remove this code.",
+    userCodeEitherHelp: "Fill in one of the two. A wrong PIN counts towards locking your PIN; a wrong code does not.",
     // Network APIs (issue 21): consents per app and purpose
     apiConsentsTitle: "Network checks you have allowed",
     noApiConsents: "You have not allowed any app to check your mobile line.",
@@ -274,6 +277,10 @@ export const en = {
       user_code_invalid: "That code was not accepted: use 4 to 8 digits, not a simple sequence. Nothing was changed.",
       user_code_same_as_pin: "Your code must not be your PIN. Nothing was changed.",
       current_secret_wrong: "Your current code or PIN was not right. Nothing was changed.",
+      current_secret_missing: "Nothing was changed: type your current code or your PIN first.",
+      current_code_wrong: "Your current code was not right. Nothing was changed. If you have forgotten it, use your "
+        + "PIN if you have one, or ask customer care to remove the code.",
+      current_pin_wrong: "Your PIN was not right. Nothing was changed.",
       current_secret_locked: "Too many wrong tries. Nothing was changed. Try again later.",
       fresh_sign_in_required: "Your account page opens only after you sign in with the code we send you by text "
         + "message. Sign in again.",

@@ -243,11 +243,14 @@ export const fr: Messages = {
     userCodeChange: "Changer le code",
     userCodeRemove: "Supprimer le code",
     userCodeProofLabel: {
-      code_or_pin: "Votre code actuel, ou votre code PIN",
+      code_or_pin: "Confirmez que c’est vous avec l’un des deux",
       code: "Votre code actuel",
       pin: "Votre code PIN",
     },
+    userCodeOrPinLabel: "ou votre code PIN",
     userCodeProofHelp: "Demandé pour que vous seul puissiez changer ou supprimer ce code.",
+    userCodeEitherHelp: "Remplissez l’un des deux. Un code PIN erroné compte pour le blocage de votre code PIN ; "
+      + "un code erroné, non.",
     apiConsentsTitle: "Vérifications réseau que vous avez autorisées",
     noApiConsents: "Vous n'avez autorisé aucune application à vérifier votre ligne mobile.",
     apiConsentPurpose: (app, purpose) => `${app}, pour ${purpose}\u00a0:`,
@@ -269,6 +272,10 @@ export const fr: Messages = {
         + "modifié.",
       user_code_same_as_pin: "Votre code ne doit pas être votre code PIN. Rien n’a été modifié.",
       current_secret_wrong: "Votre code actuel ou votre code PIN n’était pas le bon. Rien n’a été modifié.",
+      current_secret_missing: "Rien n’a été modifié : saisissez d’abord votre code actuel ou votre code PIN.",
+      current_code_wrong: "Votre code actuel n’était pas le bon. Rien n’a été modifié. Si vous l’avez oublié, "
+        + "utilisez votre code PIN si vous en avez un, ou demandez au service client de supprimer le code.",
+      current_pin_wrong: "Votre code PIN n’était pas le bon. Rien n’a été modifié.",
       current_secret_locked: "Trop d’essais erronés. Rien n’a été modifié. Réessayez plus tard.",
       fresh_sign_in_required: "Votre page de compte ne s’ouvre qu’après une connexion avec le code que nous vous "
         + "envoyons par SMS. Connectez-vous de nouveau.",
