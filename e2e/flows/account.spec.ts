@@ -114,24 +114,54 @@ test("the user code: set with the PIN, a wrong current code refused, changed and
     await section.getByRole("button", { name: "Save the code" }).click();
     await expect(page.getByRole("status")).toContainText("Your code is saved.");
 
-    // Issue 33: the account session alone does not change the code.
-    await section.getByLabel("Your current code, or your PIN").fill("48261");
+    // Issue 33: the account session alone does not change the code. The subscriber says what they type: the current
+    // code and the PIN are two fields of one group.
+    const proof = section.getByRole("group", { name: "Confirm it is you with one of these" });
+    await expect(proof.getByLabel("Your current code")).toBeVisible();
+    await expect(proof.getByLabel("or your PIN")).toBeVisible();
+    await expectAccessible(page, "account-user-code-two-fields");
+    await proof.getByLabel("Your current code").fill("48261");
     await section.getByLabel("Replace your code").fill("604182");
     await section.getByRole("button", { name: "Change the code" }).click();
-    await expect(page.locator("main").getByRole("alert"))
-      .toHaveText("Your current code or PIN was not right. Nothing was changed.");
+    await expect(page.locator("main").getByRole("alert")).toContainText("Your current code was not right.");
     await expectAccessible(page, "account-user-code-refused");
 
-    await section.getByLabel("Your current code, or your PIN").fill("73915");
+    await proof.getByLabel("Your current code").fill("73915");
     await section.getByLabel("Replace your code").fill("604182");
     await section.getByRole("button", { name: "Change the code" }).click();
     await expect(page.getByRole("status")).toContainText("Your code is saved.");
-    // Remove needs no new code (the button skips the browser's check), only the current one.
-    await section.getByLabel("Your current code, or your PIN").fill("604182");
+    // Remove needs no new code (the button skips the browser's check), only the current one: here the PIN.
+    await proof.getByLabel("or your PIN").fill(subscriber.pin);
     await section.getByRole("button", { name: "Remove the code" }).click();
     await expect(page.getByRole("status")).toHaveText("Your code was removed.");
     await expect(section.getByText("You have no code")).toBeVisible();
   });
+
+test.describe("display=wap, without script", () => {
+  test.use(DISPLAYS.find((d) => d.display === "wap")!.use);
+
+  test("the user code's two proof fields, in French, pass axe", async ({ page, subscriber }) => {
+    await signInToAccount(page, subscriber, "?display=wap");
+    await page.goto(`${baseUrl()}/account?display=wap&ui_locales=fr`);
+    const section = page.getByRole("region", { name: "Code pour les demandes de connexion" });
+    await section.getByLabel("Votre code PIN").fill(subscriber.pin);
+    await section.getByLabel("Nouveau code").fill("73915");
+    await section.getByRole("button", { name: "Enregistrer le code" }).click();
+    await expect(page.getByRole("status")).toContainText("Votre code est enregistré.");
+    const proof = section.getByRole("group", { name: "Confirmez que c’est vous avec l’un des deux" });
+    await expect(proof.getByLabel("Votre code actuel")).toBeVisible();
+    await page.screenshot({ path: "test-results/screens/account-user-code-wap-fr.png", fullPage: true });
+    await expectAccessible(page, "account-user-code-wap-fr", { scriptless: true });
+    await proof.getByLabel("Votre code actuel").fill("48261");
+    await section.getByLabel("Remplacer votre code").fill("604182");
+    await section.getByRole("button", { name: "Changer le code" }).click();
+    await expect(page.locator("main").getByRole("alert")).toContainText("Votre code actuel n’était pas le bon.");
+    expect(new URL(page.url()).searchParams.get("display")).toBe("wap");
+    await proof.getByLabel("ou votre code PIN").fill(subscriber.pin);
+    await section.getByRole("button", { name: "Supprimer le code" }).click();
+    await expect(page.getByRole("status")).toHaveText("Votre code a été supprimé.");
+  });
+});
 
 test("a browser signed in to another app is asked the code again, even when prompt=login is taken off",
   async ({ page, rp, subscriber }) => {
