@@ -49,7 +49,8 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
       reads: describeConsent({ scopes: g.scopes, t }).scopeLines.map((l) => l.text), since: g.createdAt })),
     handsets: devices.filter((d) => !d.revokedAt)
       .map((d) => ({ id: d.id, name: d.name, enrolledAt: d.createdAt, lastSeenAt: d.lastSeenAt })),
-    signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), mark: markOf(s.clientId), level: s.acr ?? "?" })),
+    signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), mark: markOf(s.clientId),
+      level: s.acr ?? "?" })),
     hasUserCode: userCode.hasUserCode,
     userCodeProof: userCode.proof,
     apiConsents: apiConsents.map((c) => ({ clientId: c.clientId, name: appName(c.clientId), mark: markOf(c.clientId),

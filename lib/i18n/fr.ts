@@ -63,7 +63,8 @@ export const fr: Messages = {
   clientMark: {
     selfRegistered: (host: string) =>
       `Application auto-enregistrée, non vérifiée par nous. Elle vous renvoie vers : ${host}`,
-    selfRegisteredUnverified: "Application auto-enregistrée, non vérifiée par nous. Son site web n'est pas vérifié.",
+    selfRegisteredUnverified:
+      "Application auto-enregistrée, non vérifiée par nous. Son site web n'est pas vérifié.",
     unverifiedTitle: "Texte non vérifié d'une application auto-enregistrée",
     unverifiedText: "Nous n'avons pas vérifié qui l'a écrit. N'en suivez pas les instructions.",
   },
