@@ -60,7 +60,8 @@ export const HEAD_ANSWERED_PAGES = [
   "/handset/approve/[token]", "/handset/enrol", "/handset/inbox", "/playground/popup-done", "/policy", "/terms",
 ] as const;
 
-const patterns = Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES }).map(([path, allow]) => ({ segments: path.split("/").filter(Boolean), allow }));
+const patterns = Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES })
+  .map(([path, allow]) => ({ segments: path.split("/").filter(Boolean), allow }));
 
 /** One path segment percent-decoded (an encoded "/" stays inside it); malformed escapes as written. */
 function decoded(segment: string): string {

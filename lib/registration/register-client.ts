@@ -91,7 +91,8 @@ function generatedName(): string {
  * for an exact copy and a lookalike (an exact copy looks like it too).
  */
 function nameRefused(err: ClientNameTaken): InvalidClientMetadata {
-  return new InvalidClientMetadata(`client_name "${err.asked}" looks like the name of another client: ${LOOKALIKE_RULE}`);
+  return new InvalidClientMetadata(`client_name "${err.asked}" looks like the name of another client: `
+    + LOOKALIKE_RULE);
 }
 
 /**

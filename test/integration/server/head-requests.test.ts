@@ -108,7 +108,8 @@ describe("HEAD on a GET with effects", () => {
       const { row } = await expectInteraction(await get(`/authorize?${new URLSearchParams(requestFor(client))}`,
         { cookie }));
       const typed = "+44 7700 900x12";
-      await db.authorizationRequest.update({ where: { id: row.id }, data: { typedMsisdn: typed, typedAt: new Date() } });
+      await db.authorizationRequest.update({ where: { id: row.id },
+        data: { typedMsisdn: typed, typedAt: new Date() } });
       expectRefused(await head(`/interaction/${row.id}`, { cookie }), "GET");
       expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: row.id } })).typedMsisdn).toBe(typed);
       const page = await get(`/interaction/${row.id}`, { cookie });
@@ -119,13 +120,13 @@ describe("HEAD on a GET with effects", () => {
 
   it("answers 405 with Allow on every route and page of the lists, and still answers HEAD on a GET that only reads",
     async () => {
-    for (const [path, allow] of Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES })) {
-      const concrete = path.replace(/\[\.\.\.[^\]]+\]/g, "callback/x").replace(/\[[^\]]+\]/g, "abcdefghijklmnopqrstuv");
-      expectRefused(await head(concrete), allow);
-    }
-    const jwks = await head("/jwks");
-    expect(jwks.status).toBe(200);
-    expect(jwks.headers.get("content-type")).toContain("json");
-    expect((await head("/.well-known/openid-configuration")).status).toBe(200);
-  });
+      for (const [path, allow] of Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES })) {
+        const concrete = path.replace(/\[\.\.\.[^\]]+\]/g, "callback/x").replace(/\[[^\]]+\]/g, "abcdefghijklmnopqrstuv");
+        expectRefused(await head(concrete), allow);
+      }
+      const jwks = await head("/jwks");
+      expect(jwks.status).toBe(200);
+      expect(jwks.headers.get("content-type")).toContain("json");
+      expect((await head("/.well-known/openid-configuration")).status).toBe(200);
+    });
 });
