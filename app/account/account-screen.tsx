@@ -154,7 +154,7 @@ export function AccountScreen({ ui, options, view, csrf, level, notice }: {
               {view.signIns.map((s, i) => (
                 <tr key={i} className="border-t border-line align-top">
                   <td className="pr-2 whitespace-nowrap">{time(s.at)}</td>
-                  <td className="pr-2 break-words">{s.app}</td>
+                  <td className="pr-2 break-words">{s.app}<ClientMark t={t} mark={s.mark} className="mt-1" /></td>
                   <td>{s.level}</td>
                 </tr>
               ))}

@@ -19,7 +19,7 @@ export interface AccountView {
     purposeText: string; apis: string[];
     since: Date }>;
   handsets: Array<{ id: string; name: string; enrolledAt: Date; lastSeenAt: Date | null }>;
-  signIns: Array<{ at: Date; app: string; level: string }>;
+  signIns: Array<{ at: Date; app: string; mark: ClientProvenance | null; level: string }>;
   /** Whether the subscriber set a CIBA user code (docs/ciba.md "User code"). */
   hasUserCode: boolean;
   /** What changing it asks for: the current code and/or the PIN, or nothing (lib/ciba/user-code-proof.ts). */
@@ -40,8 +40,8 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
     ...apiConsents.map((c) => c.clientId),
     ...signIns.flatMap((s) => (s.clientId ? [s.clientId] : []))] });
   const marks = await findClientProvenances({ clientIds: [...grants.map((g) => g.clientId),
-    ...apiConsents.map((c) => c.clientId)] });
-  const markOf = (clientId: string) => marks.get(clientId) ?? null;
+    ...apiConsents.map((c) => c.clientId), ...signIns.map((s) => s.clientId)] });
+  const markOf = (clientId: string | null) => (clientId && marks.get(clientId)) || null;
   const appName = (clientId: string | null) =>
     clientId === ACCOUNT_CLIENT_ID ? t.account.thisPage : (clientId && names.get(clientId)) || t.account.unknownApp;
   return {
@@ -49,7 +49,8 @@ export async function loadAccountView({ subscriberId, t }: { subscriberId: strin
       reads: describeConsent({ scopes: g.scopes, t }).scopeLines.map((l) => l.text), since: g.createdAt })),
     handsets: devices.filter((d) => !d.revokedAt)
       .map((d) => ({ id: d.id, name: d.name, enrolledAt: d.createdAt, lastSeenAt: d.lastSeenAt })),
-    signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), level: s.acr ?? "?" })),
+    signIns: signIns.map((s) => ({ at: s.at, app: appName(s.clientId), mark: markOf(s.clientId),
+      level: s.acr ?? "?" })),
     hasUserCode: userCode.hasUserCode,
     userCodeProof: userCode.proof,
     apiConsents: apiConsents.map((c) => ({ clientId: c.clientId, name: appName(c.clientId), mark: markOf(c.clientId),

@@ -87,9 +87,8 @@ export async function viewLinkRequest({ token, proof, now = new Date() }: {
   if (closed || !row) return { state: closed ?? "unknown" };
   if (proofValid(row, proof, now)) {
     const client = await db.client.findUnique({ where: { id: row.clientId },
-      select: { name: true, registeredBy: true, redirectUris: true } });
-    const mark = client ? clientProvenance({ registeredBy: client.registeredBy,
-      redirectUris: JSON.parse(client.redirectUris) as string[] }) : null;
+      select: { id: true, name: true, registeredBy: true, sectorIdentifier: true } });
+    const mark = client ? clientProvenance(client) : null;
     return { state: "card", clientName: client?.name ?? row.clientId, mark, scope: row.scope, acr: row.acr,
       bindingMessage: row.bindingMessage, expiresAt: row.expiresAt };
   }

@@ -10,7 +10,6 @@ export async function findClientProvenances({ clientIds }: { clientIds: readonly
   const ids = [...new Set(clientIds.filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const rows = await db.client.findMany({ where: { id: { in: ids }, registeredBy: "dynamic" },
-    select: { id: true, registeredBy: true, redirectUris: true } });
-  return new Map(rows.map((r) => [r.id, clientProvenance({ registeredBy: r.registeredBy,
-    redirectUris: JSON.parse(r.redirectUris) as string[] })!]));
+    select: { id: true, registeredBy: true, sectorIdentifier: true } });
+  return new Map(rows.map((r) => [r.id, clientProvenance(r)!]));
 }

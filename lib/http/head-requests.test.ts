@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HEAD_ANSWERED, HEAD_REFUSED, headRefusal } from "./head-requests";
+import { HEAD_ANSWERED, HEAD_ANSWERED_PAGES, HEAD_REFUSED, HEAD_REFUSED_PAGES, headRefusal } from "./head-requests";
 
-/** Every route.ts under app/ with the methods it exports, as paths (route groups dropped). */
-function routes(): Array<{ path: string; methods: string[] }> {
+/** Every `file` (route.ts, page.tsx) under app/ with the methods it exports, as paths (route groups dropped). */
+function routes(file = "route.ts"): Array<{ path: string; methods: string[] }> {
   const root = path.join(process.cwd(), "app");
   const found: Array<{ path: string; methods: string[] }> = [];
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (entry.name !== "route.ts" || !entry.isFile()) continue;
+    if (entry.name !== file || !entry.isFile()) continue;
     const dir = path.relative(root, entry.parentPath).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
     const source = readFileSync(path.join(entry.parentPath, entry.name), "utf8");
     const methods = ["GET", "POST", "PUT", "DELETE", "PATCH"].filter((m) =>
@@ -37,6 +37,31 @@ describe("HEAD on the GET routes (lib/http/head-requests.ts)", () => {
     }
   });
 
+  it("classifies every page.tsx: HEAD refused (rendering it writes) or answered (it only reads)", () => {
+    const pages = routes("page.tsx").map((r) => (r.path === "/" ? "/" : r.path));
+    const refused = new Set(Object.keys(HEAD_REFUSED_PAGES));
+    const answered = new Set<string>(HEAD_ANSWERED_PAGES);
+    const unclassified = pages.filter((p) => refused.has(p) === answered.has(p));
+    expect(unclassified, "add each to HEAD_REFUSED_PAGES or HEAD_ANSWERED_PAGES").toEqual([]);
+    const stale = [...refused, ...answered].filter((p) => !pages.includes(p));
+    expect(stale, "no page.tsx at these paths").toEqual([]);
+    expect(routes("page.tsx").filter((r) => r.methods.length > 0), "a page exports no method handler").toEqual([]);
+  });
+
+  it("refuses HEAD on the pages whose rendering writes, the typed-number notice's /interaction/[id] first", () => {
+    expect(headRefusal("/interaction/abc")).toBe("GET");
+    expect(headRefusal("/interaction/abc/")).toBe("GET");
+    expect(headRefusal("/interaction/ab%63")).toBe("GET");
+    expect(headRefusal("/interaction/abc/phone")).toBe("GET, POST");
+    expect(headRefusal("/console/subscribers")).toBe("GET");
+    expect(headRefusal("/console/subscribers/s-1")).toBe("GET");
+    expect(headRefusal("/playground")).toBe("GET");
+    expect(headRefusal("/interaction")).toBeNull();
+    expect(headRefusal("/account")).toBeNull();
+    expect(headRefusal("/handset")).toBeNull();
+    expect(headRefusal("/playground/popup-done")).toBeNull();
+  });
+
   it("matches the paths as the router may resolve them: [id] one segment, [...x] several, dot-segments, decoded", () => {
     expect(headRefusal("/authorize")).toBe("GET, POST");
     expect(headRefusal("/authorize/")).toBe("GET, POST");
@@ -53,7 +78,6 @@ describe("HEAD on the GET routes (lib/http/head-requests.ts)", () => {
     expect(headRefusal("/authorize/resume/a/b")).toBeNull();
     expect(headRefusal("/authorizex")).toBeNull();
     expect(headRefusal("/jwks")).toBeNull();
-    expect(headRefusal("/interaction/abc")).toBeNull();
     expect(headRefusal("/%zz")).toBeNull();
   });
 });

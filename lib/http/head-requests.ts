@@ -9,6 +9,7 @@
  * of their own. Every other GET route runs for HEAD as Next.js does. lib/http/head-requests.test.ts fails when a
  * route.ts under app/ exports GET and is in neither list, or when a route's `allow` differs from its exports.
  * Paths as app/ names its folders (`[id]` one segment, `[...x]` one or more).
+ * Pages (page.tsx) are rendered for HEAD too, so the same holds for those whose rendering writes: HEAD_REFUSED_PAGES.
  */
 export const HEAD_REFUSED = {
   "/authorize": "GET, POST",
@@ -34,7 +35,33 @@ export const HEAD_ANSWERED = [
   "/sim-swap/v2/openapi.yaml", "/kyc-match/v0.3/openapi.yaml",
 ] as const;
 
-const patterns = Object.entries(HEAD_REFUSED).map(([path, allow]) => ({ segments: path.split("/").filter(Boolean), allow }));
+/**
+ * The pages (page.tsx, route groups dropped) whose rendering on GET writes, refused like HEAD_REFUSED (`Allow: GET`:
+ * no page takes a form post, the forms post to route.ts handlers):
+ * - /interaction/[id]: consumes the one-time notice of the typed number (lib/interaction/choose-screen.ts), so a
+ *   HEAD would leave the subscriber's own GET without it;
+ * - /console/subscribers and /console/subscribers/[id]: record the staff member's look at subscriber data in the
+ *   audit log (a HEAD would record a view nobody saw);
+ * - /playground: registers its client (ensure-playground-client.ts) and calls userinfo and premiuminfo, whose GETs
+ *   are refused above.
+ * The test fails when a page.tsx is in neither this list nor HEAD_ANSWERED_PAGES.
+ */
+export const HEAD_REFUSED_PAGES = {
+  "/interaction/[id]": "GET",
+  "/console/subscribers": "GET",
+  "/console/subscribers/[id]": "GET",
+  "/playground": "GET",
+} as const satisfies Record<string, string>;
+
+/** Pages whose rendering only reads: HEAD renders them (Next.js drops the body). Read by the test only. */
+export const HEAD_ANSWERED_PAGES = [
+  "/", "/account", "/console", "/console/audit", "/console/clients", "/console/clients/[id]", "/console/keys",
+  "/console/limits", "/console/metrics", "/console/staff", "/console/sign-in", "/docs", "/handset",
+  "/handset/approve/[token]", "/handset/enrol", "/handset/inbox", "/playground/popup-done", "/policy", "/terms",
+] as const;
+
+const patterns = Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES })
+  .map(([path, allow]) => ({ segments: path.split("/").filter(Boolean), allow }));
 
 /** One path segment percent-decoded (an encoded "/" stays inside it); malformed escapes as written. */
 function decoded(segment: string): string {

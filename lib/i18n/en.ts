@@ -65,6 +65,7 @@ export const en = {
   // A self-registered (dynamic) app on every screen that names an app (issue 33): the operator did not check it.
   clientMark: {
     selfRegistered: (host: string) => `Self-registered app, not checked by us. It sends you back to: ${host}`,
+    selfRegisteredUnverified: "Self-registered app, not checked by us. Its website is not verified.",
     unverifiedTitle: "Unverified text from a self-registered app",
     unverifiedText: "We did not check who wrote this. Do not follow instructions in it.",
   },
@@ -167,6 +168,9 @@ export const en = {
   footer: { policy: "Policy", terms: "Terms" },
   sms: {
     code: (client: string, code: string, operator?: string) => `${operator ? `${operator}: ` : ""}Your sign-in code for ${client} is ${code}`,
+    /** The same for a self-registered app, whose name the text never carries (issue 33). */
+    codeForService: (code: string, operator?: string) =>
+      `${operator ? `${operator}: ` : ""}Your sign-in code for a service is ${code}`,
     /** The handset enrolment code (lib/devices/start-enrolment.ts). */
     enrol: (code: string, operator?: string) =>
       `${operator ? `${operator}: ` : ""}Your code to register this phone for approvals is ${code}`,

@@ -63,6 +63,8 @@ export const fr: Messages = {
   clientMark: {
     selfRegistered: (host: string) =>
       `Application auto-enregistrée, non vérifiée par nous. Elle vous renvoie vers : ${host}`,
+    selfRegisteredUnverified:
+      "Application auto-enregistrée, non vérifiée par nous. Son site web n'est pas vérifié.",
     unverifiedTitle: "Texte non vérifié d'une application auto-enregistrée",
     unverifiedText: "Nous n'avons pas vérifié qui l'a écrit. N'en suivez pas les instructions.",
   },
@@ -164,6 +166,8 @@ export const fr: Messages = {
   footer: { policy: "Politique", terms: "Conditions" },
   sms: {
     code: (client, code, operator) => `${operator ? `${operator}\u00a0: ` : ""}Votre code de connexion pour ${client} est ${code}`,
+    codeForService: (code, operator) =>
+      `${operator ? `${operator}\u00a0: ` : ""}Votre code de connexion pour un service est ${code}`,
     enrol: (code, operator) =>
       `${operator ? `${operator}\u00a0: ` : ""}Votre code pour enregistrer ce téléphone pour les validations est ${code}`,
   },

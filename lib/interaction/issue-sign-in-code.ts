@@ -7,6 +7,7 @@ import { limitCodeSends } from "../security/limit-code-sends";
 import type { SignInRecipient } from "../subscribers/find-sign-in-recipient";
 import { hashOneTimeCode, newOneTimeCode } from "./one-time-code";
 import { config } from "../config";
+import { getClient } from "../clients/get-client";
 import { recordCodeSent } from "../metrics/record";
 
 type Recipient = SignInRecipient | null;
@@ -41,7 +42,11 @@ export async function issueSignInCode({ requestId, params, recipient, target, re
   if (!stored) return { issued: false };
   if (active) {
     const t = getMessages(params.uiLocales);
-    const body = t.sms.code(params.clientName, code, configuredBrandName(t.lang));
+    // Sent from the operator's sender: a self-registered client's name is words it chose freely, so it is not in
+    // the text (as in the CIBA text message, lib/ciba/bc-authorize/sms-text.ts); the screen shows it with its mark.
+    const named = (await getClient({ clientId: params.clientId }))?.registeredBy === "admin";
+    const brand = configuredBrandName(t.lang);
+    const body = named ? t.sms.code(params.clientName, code, brand) : t.sms.codeForService(code, brand);
     await getMessagingChannel().send({ msisdn: active.msisdn, body });
     recordCodeSent(config().MESSAGING_CHANNEL);
   }

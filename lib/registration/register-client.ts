@@ -78,23 +78,29 @@ function cibaInput(m: RegistrationMetadata) {
 }
 
 /** A name of our rule (client-fields.ts) for a client that gave none, or whose name is taken. */
-function substituteName(asked: string | undefined): string {
-  const suffix = randomToken(6).replace(/^[-_]+|[-_]+$/g, "x");
-  return asked ? `${asked.slice(0, 55).trimEnd()}-${suffix}` : `client-${suffix}`;
+/**
+ * The neutral name of a client registered without client_name: `client-` and random characters, never derived from
+ * another client's name (a suffixed copy would be the lookalike the skeleton check exists to refuse).
+ */
+function generatedName(): string {
+  return `client-${randomToken(6).replace(/^[-_]+|[-_]+$/g, "x")}`;
 }
 
-/** A name held by another client, as the registration endpoint says it (the other client is not named). */
+/**
+ * A name held by another client, as the registration endpoint says it (the other client is not named): one answer
+ * for an exact copy and a lookalike (an exact copy looks like it too).
+ */
 function nameRefused(err: ClientNameTaken): InvalidClientMetadata {
-  return new InvalidClientMetadata(err.sameName ? `client_name "${err.asked}" is already taken`
-    : `client_name "${err.asked}" looks like the name of another client: ${LOOKALIKE_RULE}`);
+  return new InvalidClientMetadata(`client_name "${err.asked}" looks like the name of another client: `
+    + LOOKALIKE_RULE);
 }
 
 /**
  * Registers a client (RFC 7591 §3.1) from validated metadata. With an initial access token, one use is
  * reserved first (one conditional UPDATE) and given back if the client is not created. A missing
- * client_name, or one already another client's, is replaced by a free one (`client-xxxxxxxx`, or the name with a
- * `-xxxxxxxx` suffix): the answer says which. A different name that looks like another client's (the same
- * confusable skeleton, lib/clients/check-client-name-free.ts) is refused: invalid_client_metadata. Returns the
+ * client_name is replaced by a neutral generated one (`client-xxxxxx`): the answer says which. A name that is
+ * another client's, or looks like it (the same confusable skeleton, lib/clients/check-client-name-free.ts), is
+ * refused: invalid_client_metadata (issue 33: a suffixed copy would itself be a lookalike). Returns the
  * client information with the secret (when one is issued) and the registration access token, both shown once.
  */
 export async function registerClient({ metadata, initialAccessToken, clientUri, ip }: {
@@ -106,7 +112,7 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
   const registrationAccessToken = randomToken(32);
   let created: { id: string } | null = null;
   try {
-    let name = metadata.name ?? substituteName(undefined);
+    let name = metadata.name ?? generatedName();
     let result: Awaited<ReturnType<typeof createClient>> | undefined;
     for (let attempt = 0; !result; attempt++) {
       try {
@@ -124,10 +130,10 @@ export async function registerClient({ metadata, initialAccessToken, clientUri, 
           registeredBy: "dynamic", registrationAccessTokenHash: sha256(registrationAccessToken),
         });
       } catch (err) {
-        // The very name of another client (or a name of ours taken meanwhile): another free name. A different name
-        // that looks like another client's (its skeleton taken, possibly by a parallel registration) is refused.
-        if (err instanceof ClientNameTaken && (err.sameName || metadata.name === undefined) && attempt < 3) {
-          name = substituteName(metadata.name);
+        // A generated name taken meanwhile: another one. A name the client chose that is, or looks like, another
+        // client's (its skeleton taken, possibly by a parallel registration) is refused.
+        if (err instanceof ClientNameTaken && metadata.name === undefined && attempt < 3) {
+          name = generatedName();
           continue;
         }
         if (err instanceof ClientNameTaken) throw nameRefused(err);

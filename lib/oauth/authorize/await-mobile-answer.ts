@@ -3,6 +3,7 @@ import { holdForAnswer } from "../../out-of-band/hold-for-answer";
 import { expireHandsetRequest } from "../../out-of-band/expire-handset-request";
 import { AccessDenied } from "../errors";
 import type { LiveSession } from "../../sessions/live-session";
+import type { ClientProvenance } from "../../clients/client-provenance";
 import { mobileWaitingPage } from "./mobile-waiting-page";
 
 /**
@@ -31,8 +32,9 @@ export interface HeldDeviceRequest {
  * While it holds, the handset request counts as attended (holdForAnswer): a browser that went away
  * leaves a request the handset no longer lists nor accepts.
  */
-export async function awaitMobileAnswer({ requestId, device, expiresAt, signal, languages }: {
-  requestId: string; device: HeldDeviceRequest; expiresAt: Date; signal?: AbortSignal; languages: readonly string[];
+export async function awaitMobileAnswer({ requestId, device, mark, expiresAt, signal, languages }: {
+  requestId: string; device: HeldDeviceRequest; mark: ClientProvenance | null; expiresAt: Date; signal?: AbortSignal;
+  languages: readonly string[];
 }): Promise<Response | { session: LiveSession }> {
   const remaining = expiresAt.getTime() - Date.now();
   const outcome = remaining <= 0
@@ -44,7 +46,8 @@ export async function awaitMobileAnswer({ requestId, device, expiresAt, signal, 
   }
   if (outcome === "expired") throw new AccessDenied("The authorization request expired on the handset before it was answered");
   if (outcome === "waiting") {
-    return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, expiresAt, languages });
+    return mobileWaitingPage({ requestId, checkCode: device.checkCode, clientName: device.clientName, mark, expiresAt,
+      languages });
   }
   const session = await answeringSession({ requestId });
   if (!session) throw new AccessDenied("The authorization request is no longer valid");

@@ -7,6 +7,7 @@ import { deliverableSubscriber } from "../../out-of-band/deliverable-subscriber"
 import { clientIp } from "../../http/client-ip";
 import { browserIdHash, newBrowserCookie } from "../../sessions/browser-cookie";
 import { InvalidRequest, TemporarilyUnavailable } from "../errors";
+import { clientProvenance } from "../../clients/client-provenance";
 import { mobileWaitingPage, waitingPageLanguages } from "./mobile-waiting-page";
 import type { AuthorizationParams } from "./types";
 
@@ -48,8 +49,8 @@ export async function startMobileAuthorization({ req, params, client, browserId 
       ? "Too many approval requests are waiting on the subscriber's handset; try again later"
       : `Too many approval requests for this subscriber; try again in ${created.retryAfter} seconds`);
   }
-  const res = mobileWaitingPage({ requestId: id, checkCode: created.checkCode, clientName: client.name, expiresAt,
-    languages: waitingPageLanguages(params, req) });
+  const res = mobileWaitingPage({ requestId: id, checkCode: created.checkCode, clientName: client.name,
+    mark: clientProvenance(client, params.redirectUri), expiresAt, languages: waitingPageLanguages(params, req) });
   if (cookie) res.headers.append("Set-Cookie", cookie.setCookie);
   return res;
 }

@@ -136,11 +136,13 @@ describe("initial access tokens (401 invalid_token with a Bearer challenge)", ()
   it("twenty parallel registrations with a three-use token create exactly three clients", async () => {
     const token = await newToken(3);
     const name = `Triple${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 20 }, () => register(minimal({ client_name: name }), token)));
+    // Twenty different names (a name another client holds is refused, issue 33): only the token limits them.
+    const letters = "abcdefghijkmnpqrstuvwxyz";
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      register(minimal({ client_name: `${name}${letters[i]}` }), token)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     expect(results.filter((r) => r.status === 401)).toHaveLength(17);
     const names = results.filter((r) => r.status === 201).map((r) => r.body.client_name as string);
-    // Names stay unique: at most one keeps the asked name, the others get it with a suffix.
     expect(new Set(names).size).toBe(3);
     for (const n of names) expect(n.startsWith(name)).toBe(true);
   });
@@ -176,15 +178,27 @@ describe("POST /register: a client is registered (201)", () => {
     expect(row.secretHash).not.toContain(b.client_secret as string);
   });
 
-  it("names a client that gave no client_name, and one whose name is taken, and says so in client_name", async () => {
+  it("names a client that gave no client_name (client-xxxxxxxx) and says so in client_name", async () => {
     const a = await register(minimal(), await newToken());
+    expect(a.status).toBe(201);
     expect(a.body.client_name).toMatch(/^client-[A-Za-z0-9_-]{8}$/);
-    const name = `Taken${Date.now()}`;
-    expect((await register(minimal({ client_name: name }), await newToken())).body.client_name).toBe(name);
-    const second = await register(minimal({ client_name: name }), await newToken());
-    expect(second.status).toBe(201);
-    expect(second.body.client_name).toMatch(new RegExp(`^${name}-[A-Za-z0-9_-]{8}$`));
+    const b = await register(minimal(), await newToken());
+    expect(b.body.client_name).toMatch(/^client-[A-Za-z0-9_-]{8}$/);
+    expect(b.body.client_name).not.toBe(a.body.client_name);
   });
+
+  it("refuses another client's exact name like a lookalike, never registering a suffixed near-copy (issue 33)",
+    async () => {
+      const name = `Taken${Date.now()}`;
+      expect((await register(minimal({ client_name: name }), await newToken())).body.client_name).toBe(name);
+      const body = await refused(minimal({ client_name: name }), "invalid_client_metadata",
+        /looks like the name of another client: names are compared without case, spaces or punctuation/);
+      expect(body.error_description).toContain(`client_name "${name}"`);
+      await demoCallCentre();
+      await refused(minimal({ client_name: "DemoCallCentre" }), "invalid_client_metadata", /looks like the name/);
+      expect(await db.client.count({ where: { name: { startsWith: name } } })).toBe(1);
+      expect(await db.client.count({ where: { name: { startsWith: "DemoCallCentre-" } } })).toBe(0);
+    });
 
   it("refuses a client_name that looks like another client's (DemoCaIlCentre beside the demo's DemoCallCentre)", async () => {
     await demoCallCentre();
@@ -452,7 +466,8 @@ describe("RFC 7592: the client configuration endpoint", () => {
       .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/cannot change from client secret to none/) } });
     const taken = await registered();
     expect(await put({ client_id: c.client_id, redirect_uris: [`${RP}/cb`], client_name: taken.client_name }))
-      .toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/already taken/) } });
+      .toMatchObject({ status: 400, body: { error: "invalid_client_metadata",
+        error_description: expect.stringMatching(/looks like the name of another client/) } });
     expect(JSON.parse((await db.client.findUniqueOrThrow({ where: { id: c.client_id } })).redirectUris)).toEqual([`${RP}/callback`]);
   });
 

@@ -3,7 +3,7 @@ import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { randomToken } from "@/lib/crypto";
 import { createClient } from "@/lib/clients/create-client";
 import { SUPPORTED_SCOPES } from "@/lib/oauth/scopes";
-import { HEAD_REFUSED } from "@/lib/http/head-requests";
+import { HEAD_REFUSED, HEAD_REFUSED_PAGES } from "@/lib/http/head-requests";
 import { browserCookieName } from "@/lib/sessions/browser-cookie";
 import { csrfOf, postStep, withSetCookies } from "@/e2e/fixtures/interaction-http";
 import {
@@ -101,14 +101,32 @@ describe("HEAD on a GET with effects", () => {
     expect(started.headers.get("set-cookie")).toBeTruthy();
   });
 
-  it("answers 405 with Allow on every route of the list, and still answers HEAD on a GET that only reads", async () => {
-    for (const [path, allow] of Object.entries(HEAD_REFUSED)) {
-      const concrete = path.replace(/\[\.\.\.[^\]]+\]/g, "callback/x").replace(/\[[^\]]+\]/g, "abcdefghijklmnopqrstuv");
-      expectRefused(await head(concrete), allow);
-    }
-    const jwks = await head("/jwks");
-    expect(jwks.status).toBe(200);
-    expect(jwks.headers.get("content-type")).toContain("json");
-    expect((await head("/.well-known/openid-configuration")).status).toBe(200);
-  });
+  it("leaves the number step's one-time notice of the typed number for the browser's GET /interaction/{id}",
+    async () => {
+      const client = await createTestClient();
+      const cookie = `${browserCookieName()}=${randomToken(32)}`;
+      const { row } = await expectInteraction(await get(`/authorize?${new URLSearchParams(requestFor(client))}`,
+        { cookie }));
+      const typed = "+44 7700 900x12";
+      await db.authorizationRequest.update({ where: { id: row.id },
+        data: { typedMsisdn: typed, typedAt: new Date() } });
+      expectRefused(await head(`/interaction/${row.id}`, { cookie }), "GET");
+      expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: row.id } })).typedMsisdn).toBe(typed);
+      const page = await get(`/interaction/${row.id}`, { cookie });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(typed);
+      expect((await db.authorizationRequest.findUniqueOrThrow({ where: { id: row.id } })).typedMsisdn).toBeNull();
+    });
+
+  it("answers 405 with Allow on every route and page of the lists, and still answers HEAD on a GET that only reads",
+    async () => {
+      for (const [path, allow] of Object.entries({ ...HEAD_REFUSED, ...HEAD_REFUSED_PAGES })) {
+        const concrete = path.replace(/\[\.\.\.[^\]]+\]/g, "callback/x").replace(/\[[^\]]+\]/g, "abcdefghijklmnopqrstuv");
+        expectRefused(await head(concrete), allow);
+      }
+      const jwks = await head("/jwks");
+      expect(jwks.status).toBe(200);
+      expect(jwks.headers.get("content-type")).toContain("json");
+      expect((await head("/.well-known/openid-configuration")).status).toBe(200);
+    });
 });
