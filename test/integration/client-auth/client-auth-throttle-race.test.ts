@@ -4,6 +4,8 @@ import { db } from "@/lib/db";
 import { startServer, type RunningServer } from "@/test/support/server";
 import { createTestClient } from "@/test/support/fixtures";
 import { basic } from "@/test/support/codes";
+import { rateLimitWindow } from "@/lib/security/hit-rate-limit";
+import { clientAuthFailuresPerClient, clientAuthFailuresPerIp } from "@/lib/security/limits";
 
 /**
  * Issue 33 follow-up: a client authentication's scrypt check is reserved as a failure (one atomic increment per key,
@@ -39,6 +41,13 @@ const token = async (id: string, secret: string, ip: string) => {
   // 401 invalid_client: the secret was checked; 429 invalid_client: throttled, not checked; 400: authenticated.
   return res.status === 400 ? "authenticated" : `${res.status} ${body.error}`;
 };
+/**
+ * A failure counter as stored. Every secret checked and found wrong stays counted in it, and nothing else (a request
+ * refused before its check counts nothing), so after a burst of wrong secrets it is the number of scrypt checks: the
+ * answers alone would not show it (a check whose failure lands past the limit is answered 429 too).
+ */
+const stored = async (limit: Parameters<typeof rateLimitWindow>[0], subject: string) =>
+  (await db.rateLimit.findUnique({ where: { key: rateLimitWindow(limit, subject, Date.now()).key } }))?.count ?? 0;
 const tally = (answers: string[]) => {
   const counts: Record<string, number> = {};
   for (const a of answers) counts[a] = (counts[a] ?? 0) + 1;
@@ -51,6 +60,7 @@ describe("client authentication throttling under parallel requests", () => {
     const ip = newIp();
     const counts = tally(await Promise.all(Array.from({ length: 40 }, (_, i) => token(c.id, `wrong-${i}`, ip))));
     expect(counts).toEqual({ "401 invalid_client": PAIR_LIMIT, "429 invalid_client": 40 - PAIR_LIMIT });
+    expect(await stored(clientAuthFailuresPerClient(), `${c.id}\n${ip}`), "secrets checked").toBe(PAIR_LIMIT);
     // Audited once, and the right secret (never verified anywhere, so not marked) is refused from there, not checked.
     expect(await db.auditEvent.count({ where: { type: "client_auth_throttled", clientId: c.id } })).toBe(1);
     expect(await token(c.id, c.secret!, ip)).toBe("429 invalid_client");
@@ -61,6 +71,7 @@ describe("client authentication throttling under parallel requests", () => {
     const ip = newIp();
     const counts = tally(await Promise.all(Array.from({ length: 40 }, (_, i) => token(`nobody-${ip}-${i}`, "secret", ip))));
     expect(counts).toEqual({ "401 invalid_client": IP_LIMIT, "429 invalid_client": 40 - IP_LIMIT });
+    expect(await stored(clientAuthFailuresPerIp(), ip), "secrets checked").toBe(IP_LIMIT);
   });
 
   it("successes never count: more right secrets than the limits from one address, then a full failure budget", async () => {
