@@ -22,6 +22,7 @@ export const databaseSemanticsFiles = [
   "test/integration/ciba/handset-answer.test.ts",
   "test/integration/ciba/user-code-race.test.ts",
   "test/integration/client-auth/assertion-rules.test.ts",
+  "test/integration/client-auth/client-auth-throttle-race.test.ts",
   "test/integration/clients/client-keys-foundation.test.ts",
   "test/integration/console/keys.test.ts",
   "test/integration/console/sign-in-hardening.test.ts",

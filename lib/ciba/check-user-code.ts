@@ -37,13 +37,18 @@ export class UserCodeSlowDown extends BackchannelSlowDown {
 /**
  * CIBA Core §7.1 `user_code` (docs/ciba.md): a subscriber who set a user code (Subscriber.userCodeHash, scrypt like
  * the PIN) can be asked for only with it: absent → `missing_user_code`, wrong → `invalid_user_code`. A subscriber
- * without one: the parameter is ignored.
+ * without one: the parameter is ignored. Returns "checked" (no code needed, or the right one).
+ *
+ * A self-registered client (`dynamic`) is not told which numbers have a user code: an absent or wrong one returns
+ * "withheld" instead of an error, and the caller answers the request like one for a number nobody has (accepted with
+ * an auth_req_id, shown on no handset, expired). Such a try still counts: against the client's tries for the
+ * subscriber and, kept as a failure, against the dynamic clients' daily cap (an absent code too, without an scrypt).
  */
 export async function checkUserCode({ clientId, dynamic = false, subscriberId, userCodeHash, userCode }: {
   clientId: string; dynamic?: boolean; subscriberId: string; userCodeHash: string | null; userCode: string | undefined;
-}): Promise<void> {
-  if (!userCodeHash) return;
-  if (userCode === undefined) throw new MissingUserCode("this subscriber requires a user_code");
+}): Promise<"checked" | "withheld"> {
+  if (!userCodeHash) return "checked";
+  if (userCode === undefined && !dynamic) throw new MissingUserCode("this subscriber requires a user_code");
   const verdict = await hitRateLimit({ limit: USER_CODE_TRIES, subject: `${clientId}\n${subscriberId}` });
   if (!verdict.allowed) throw new UserCodeSlowDown(verdict.retryAfter, USER_CODE_TRIES.name);
   // The dynamic clients' daily budget (the reservation and its refund in the same window).
@@ -55,9 +60,10 @@ export async function checkUserCode({ clientId, dynamic = false, subscriberId, u
       throw new UserCodeSlowDown(reserved.retryAfter, failures.limit.name);
     }
   }
-  if (userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) {
+  if (userCode !== undefined && userCode.length <= 256 && (await verifySecret(userCode, userCodeHash))) {
     if (failures) await refundRateLimit(failures);
-    return;
+    return "checked";
   }
+  if (dynamic) return "withheld";
   throw new InvalidUserCode("the user_code is not right");
 }

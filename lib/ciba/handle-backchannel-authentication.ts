@@ -30,7 +30,8 @@ import { checkNetworkApiScopes } from "../api-consent/check-scopes";
  *    (bc-authorize/resolve-subscriber.ts), the subscriber's user code (check-user-code.ts);
  * 4. the request is stored and delivered (bc-authorize/create-backchannel-request.ts): handset, text message, or
  *    nowhere for a suspended subscriber, with the same answer for all three; a self-registered client's number that
- *    names nobody is answered the same way (resolve-subscriber.ts: accepted, then expired; never `unknown_user_id`).
+ *    names nobody is answered the same way (resolve-subscriber.ts: accepted, then expired; never `unknown_user_id`), and
+ *    so is its absent or wrong user_code (check-user-code.ts: never `missing_user_code` / `invalid_user_code`).
  * Answers `{auth_req_id, expires_in, interval}` (interval for poll and ping), `Cache-Control: no-store`.
  * Every request of an authenticated client is audited (`backchannel_requested`: outcome, reason; never the number,
  * the hint or the auth_req_id).
@@ -49,16 +50,20 @@ export async function handleBackchannelAuthentication(req: Request): Promise<Res
     const params = await backchannelRequestParams({ client, params: body });
     const request = validateBackchannelParams({ params, client });
     await checkNetworkApiScopes(request.scopes, client); // the operator's purpose declarations (docs/network-apis.md)
-    const subscriber = await resolveBackchannelSubscriber({ hint: request.hint, client });
-    subscriberId = subscriber.unknown ? null : subscriber.id; // a stand-in for a number nobody has is audited as no one
-    await checkUserCode({ clientId: client.id, dynamic: client.registeredBy === "dynamic", subscriberId: subscriber.id, userCodeHash: subscriber.userCodeHash,
-      userCode: request.userCode });
+    const named = await resolveBackchannelSubscriber({ hint: request.hint, client });
+    subscriberId = named.unknown ? null : named.id; // a stand-in for a number nobody has is audited as no one
+    const userCode = await checkUserCode({ clientId: client.id, dynamic: client.registeredBy === "dynamic",
+      subscriberId: named.id, userCodeHash: named.userCodeHash, userCode: request.userCode });
+    // A self-registered client's absent or wrong user_code: answered like a number nobody has (stored as for a
+    // subscriber who is not active: shown on no handset, no text message, never approved, expired).
+    const subscriber = userCode === "withheld" ? { ...named, status: "withheld" } : named;
     const created = await createBackchannelRequest({ client, subscriber, request, ip,
       userAgent: req.headers.get("user-agent"),
       loginHint: request.hint.kind === "id_token_hint" ? null : request.hint.value });
     await recordAuditEvent({ type: "backchannel_requested", outcome: "success", subscriberId, clientId: client.id, ip,
       detail: { mode: client.backchannelTokenDeliveryMode, acr: request.acr, hint: request.hint.kind,
         signed: body.has("request"), channel: created.channel, delivered: created.delivered,
+        ...(userCode === "withheld" ? { user_code: request.userCode === undefined ? "missing" : "invalid" } : {}),
         expires_in: created.expiresIn } });
     const mode = client.backchannelTokenDeliveryMode;
     return json({ auth_req_id: created.authReqId, expires_in: created.expiresIn,

@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { ClientAuthThrottled, InvalidClient, InvalidRequest, OAuthError } from "../oauth/errors";
-import { findClientAuthThrottle, recordClientAuthFailure } from "../security/throttle-client-auth";
+import { knownClientAuthThrottle, recordClientAuthFailure, reserveClientAuthAttempt } from "../security/throttle-client-auth";
 import { isSecretMarkedVerified, markSecretVerified } from "../security/verified-client-secret";
 import { getClient, type RegisteredClient } from "../clients/get-client";
 import { sha256, verifySecret } from "../crypto";
@@ -109,7 +109,8 @@ export type ClientAuthEndpoint = keyof typeof PATHS;
  * Authenticates the client of a request (RFC 6749 §2.3). Confidential clients need a secret,
  * compared in constant time against its scrypt hash; public clients may present only client_id.
  * Any failure is `401 invalid_client` with a WWW-Authenticate header. Failures are counted per
- * (client_id, address) and per address (lib/security/throttle-client-auth.ts). While either is
+ * (client_id, address) and per address (lib/security/throttle-client-auth.ts); an scrypt check is
+ * reserved as a failure in both BEFORE it runs and given back when the secret is right. While either is
  * over its limit, the right secret still passes if it verifies without an scrypt (this process's
  * cache, or its mark: lib/security/verified-client-secret.ts); anything else gets 429
  * `invalid_client` with Retry-After and costs no scrypt. A success whose secret is in the verified
@@ -132,6 +133,7 @@ export async function authenticateClient({ headers, params, endpoint }: {
     return await checkCredentials(creds, { clientId, ip }, endpoint);
   } catch (err) {
     if (!(err instanceof OAuthError) || err.error !== "invalid_client" || err instanceof ClientAuthThrottled) throw err;
+    if (counted.has(err)) throw err;
     throw (await recordClientAuthFailure({ clientId, ip })) ?? err;
   }
 }
@@ -141,9 +143,11 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
   const client = await getClient({ clientId: creds.clientId });
   if (!client || !client.active) {
     if (creds.clientSecret) {
-      const throttle = await findClientAuthThrottle(who);
-      if (throttle) throw throttle;
+      const reservation = await reserveAttempt(who);
+      if ("throttle" in reservation) throw reservation.throttle;
       await verifySecret(creds.clientSecret, DUMMY_HASH); // same cost as a real check
+      await reservation.attempt.failed();
+      throw countedFailure(invalidClient("client authentication failed"));
     }
     throw invalidClient("client authentication failed");
   }
@@ -158,17 +162,35 @@ async function checkCredentials(creds: PresentedCredentials, who: { clientId: st
   if (!creds.clientSecret || !client.secretHash) throw invalidClient("client authentication failed");
   if (isVerifiedCached(creds.clientSecret, client.secretHash)) return client;
   const secret = { clientId: client.id, secretHash: client.secretHash, secret: creds.clientSecret };
-  // Someone's failures throttle this pair or address: no scrypt, but a marked secret still passes.
-  const throttle = await findClientAuthThrottle(who);
-  if (throttle) {
-    if (!(await isSecretMarkedVerified(secret))) throw throttle;
+  // The scrypt is reserved first. Someone's failures throttle this pair or address: no scrypt, but a marked secret
+  // still passes.
+  const reservation = await reserveAttempt(who);
+  if ("throttle" in reservation) {
+    if (!(await isSecretMarkedVerified(secret))) throw reservation.throttle;
     rememberVerified(creds.clientSecret, client.secretHash);
     return client;
   }
-  if (!(await verifySecret(creds.clientSecret, client.secretHash))) throw invalidClient("client authentication failed");
+  if (!(await verifySecret(creds.clientSecret, client.secretHash))) {
+    await reservation.attempt.failed();
+    throw countedFailure(invalidClient("client authentication failed"));
+  }
+  await reservation.attempt.succeeded();
   rememberVerified(creds.clientSecret, client.secretHash);
   await markSecretVerified(secret);
   return client;
+}
+
+/** This process's memory of a throttle first (no I/O), else a reservation in the database. */
+async function reserveAttempt(who: { clientId: string; ip: string }) {
+  const known = knownClientAuthThrottle(who);
+  return known ? { throttle: known } : reserveClientAuthAttempt(who);
+}
+
+/** Failures already counted by their reservation, which authenticateClient must not count again. */
+const counted = new WeakSet<Error>();
+function countedFailure(err: OAuthError): OAuthError {
+  counted.add(err);
+  return err;
 }
 
 /** At most this many seconds between the assertion's iat and exp (and, without iat, from now to exp). */

@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { addressSubject } from "../http/address-subject";
 import { ClientAuthThrottled } from "../oauth/errors";
-import { hitRateLimit, peekRateLimit } from "./hit-rate-limit";
+import { hitRateLimit, refundRateLimit } from "./hit-rate-limit";
 import { clientAuthFailuresPerClient, clientAuthFailuresPerIp } from "./limits";
 import { recordThrottle } from "../metrics/record";
 
@@ -22,14 +22,13 @@ const subjects = (clientId: string | undefined, ip: string) => {
 };
 
 /**
- * The throttle that applies to a client_id from an address, or null: first this process's memory
- * of verdicts (no I/O), then one indexed read per key.
+ * The throttle this process already knows applies to a client_id from an address (its memory of verdicts, no I/O), or
+ * null.
  */
-export async function findClientAuthThrottle({ clientId, ip, now = Date.now() }: {
+export function knownClientAuthThrottle({ clientId, ip, now = Date.now() }: {
   clientId?: string; ip: string; now?: number;
-}): Promise<ClientAuthThrottled | null> {
-  const list = subjects(clientId, ip);
-  for (const [limit, subject] of list) {
+}): ClientAuthThrottled | null {
+  for (const [limit, subject] of subjects(clientId, ip)) {
     const until = throttledUntil.get(`${limit.name}:${subject}`);
     if (until === undefined) continue;
     if (until > now) {
@@ -38,21 +37,64 @@ export async function findClientAuthThrottle({ clientId, ip, now = Date.now() }:
     }
     throttledUntil.delete(`${limit.name}:${subject}`);
   }
-  for (const [limit, subject] of list) {
-    const verdict = await peekRateLimit({ limit, subject, now });
-    if (!verdict.allowed) {
-      recordThrottle(limit.name);
-      return remember(`${limit.name}:${subject}`, verdict.retryAfter, now);
-    }
-  }
   return null;
 }
 
+/** A reserved client authentication attempt: settle it once its secret is checked. */
+export interface ClientAuthAttempt {
+  /** The secret was right: the reservation is given back, so a client's own successes never count. */
+  succeeded(): Promise<void>;
+  /**
+   * The secret was wrong: the reservation stays counted as the failure. The failure that reaches a limit starts the
+   * throttle (remembered here, audited once); it still gets its own invalid_client.
+   */
+  failed(): Promise<void>;
+}
+
 /**
- * Counts one failed client authentication (one upsert per key, together). The failure that
- * reaches a limit starts the throttle (remembered here, audited once); it still gets its own
- * invalid_client. Returns the error to throw instead: the throttle (429) once a limit is exceeded,
- * else null.
+ * Reserves one client authentication attempt BEFORE its secret is checked (an scrypt): one atomic increment per key
+ * (hitRateLimit), per (client_id, address) then per address, so however many arrive at once, on however many
+ * instances, at most the limit are ever checked. Refused by a limit: every reservation it made is given back (the
+ * counts stay the failures plus the checks in flight) and the throttle is returned instead, for the caller to refuse
+ * unless the secret verifies without an scrypt. A refusal is not remembered in memory: checks in flight (possibly the
+ * client's own right secret) may be all that fills the window.
+ */
+export async function reserveClientAuthAttempt({ clientId, ip, now = Date.now() }: {
+  clientId?: string; ip: string; now?: number;
+}): Promise<{ throttle: ClientAuthThrottled } | { attempt: ClientAuthAttempt }> {
+  const list = subjects(clientId, ip).map(([limit, subject]) => ({ limit, subject, now }));
+  const reserved: { key: (typeof list)[number]; count: number; windowEndsIn: number }[] = [];
+  const giveBack = () => Promise.all(reserved.map(({ key }) => refundRateLimit(key)));
+  for (const key of list) {
+    const v = await hitRateLimit(key); // a refusal is counted in ois_throttles_total by hitRateLimit
+    reserved.push({ key, count: v.count, windowEndsIn: v.windowEndsIn });
+    if (!v.allowed) {
+      await giveBack();
+      return { throttle: new ClientAuthThrottled(v.retryAfter) };
+    }
+  }
+  return {
+    attempt: {
+      succeeded: async () => { await giveBack(); },
+      failed: async () => {
+        for (const { key: { limit, subject }, count, windowEndsIn } of reserved) {
+          if (count < limit.limit) continue;
+          remember(`${limit.name}:${subject}`, windowEndsIn, now);
+          if (count === limit.limit) {
+            await recordAuditEvent({ type: "client_auth_throttled", outcome: "throttled", clientId, ip,
+              detail: { limit: limit.name, failures: limit.limit, retry_after: windowEndsIn } });
+          }
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Counts one failed client authentication that spent no scrypt and so reserved nothing (an unknown client_id without
+ * a secret, a public client presenting one, a bad assertion): one upsert per key, together, and the same
+ * bookkeeping as a failed reserved attempt. Returns the error to throw instead: the throttle (429) once a limit is
+ * exceeded, else null.
  */
 export async function recordClientAuthFailure({ clientId, ip, now = Date.now() }: {
   clientId?: string; ip: string; now?: number;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, EncryptJWT, SignJWT } from "jose";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { encryptMsisdn } from "@/lib/oauth/hints/encr-msisdn";
 import { pairwiseSubject, rememberPairwiseSubject } from "@/lib/subjects/pairwise-subject";
 import {
@@ -123,6 +124,33 @@ describe("login_hint", () => {
     await grant(alice, sibling); // once she allows it, the PCR names her for it too
     const { params } = await expectInteraction(await authorize(requestFor(sibling, { login_hint: `PCR:${pcr}` })));
     expect(params).toMatchObject({ hintedSubscriberId: alice.id, hintedMsisdn: alice.msisdn });
+  });
+
+  it("a client with no remembered consent that signed the subscriber in (mc_authz, network) uses its own PCR", async () => {
+    // Issue 33 follow-up: transaction approvals (mc_authz) and silent network sign-ins remember no consent; the sign-in
+    // they record in the audit log (what a handset approval writes: sign_in, method device) makes the PCR this client's.
+    const approver = await createTestClient({ redirectUris: ["https://rp.example.test/approvals"] });
+    const bob = await createTestSubscriber();
+    const bobPcr = await rememberPairwiseSubject({ subscriberId: bob.id, sectorIdentifier: "rp.example.test" });
+    const unknownPcr = pairwiseSubject({ subscriberId: "nobody", sectorIdentifier: "rp.example.test" });
+    const refused = async (hint: string) => {
+      const q = requestFor(approver, { login_hint: `PCR:${hint}` });
+      return expectErrorRedirect(await authorize(q), approver, q.state, "invalid_request");
+    };
+    const before = await refused(bobPcr); // nothing of bob's was ever issued to it: as an unknown PCR
+    expect(before).toBe(await refused(unknownPcr));
+    await recordAuditEvent({ type: "sign_in", outcome: "success", subscriberId: bob.id, clientId: approver.id,
+      detail: { method: "device", acr: "2" } });
+    const { params } = await expectInteraction(await authorize(requestFor(approver, { login_hint: `PCR:${bobPcr}` })));
+    expect(params).toMatchObject({ hintedSubscriberId: bob.id, hintedMsisdn: bob.msisdn });
+    // A sign-in at another client of the sector does not count for this one; a withdrawal ends it until the next one.
+    const other = await createTestClient({ redirectUris: ["https://rp.example.test/other"] });
+    const q = requestFor(other, { login_hint: `PCR:${bobPcr}` });
+    expectErrorRedirect(await authorize(q), other, q.state, "invalid_request");
+    await recordAuditEvent({ type: "consent_withdrawn", outcome: "success", subscriberId: bob.id, clientId: approver.id });
+    expect(await refused(bobPcr)).toBe(before);
+    await recordAuditEvent({ type: "token_issued", outcome: "success", subscriberId: bob.id, clientId: approver.id });
+    await expectInteraction(await authorize(requestFor(approver, { login_hint: `PCR:${bobPcr}` })));
   });
 
   it("MSISDN of a suspended subscriber is not revealed here", async () => {

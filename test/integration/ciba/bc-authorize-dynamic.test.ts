@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { hashSecret } from "@/lib/crypto";
+import { rateLimitWindow } from "@/lib/security/hit-rate-limit";
+import { USER_CODE_TRIES, userCodeFailuresFromDynamicClients } from "@/lib/ciba/check-user-code";
 import { ownSector } from "@/lib/clients/own-sector";
 import { createTestSubscriber } from "../../support/authorize-support";
 import { createCibaClient, pollToken } from "../../support/ciba-support";
@@ -10,13 +13,15 @@ import { bcAuthorize, expectAccepted, expectError } from "./bc-support";
  * Issue 33 (hardening): CIBA's `unknown_user_id` would let a self-registered client sort numbers into subscribers and
  * not. A self-registered client's number that names nobody is answered like a subscriber's: accepted with an
  * auth_req_id, pending, then expired (lib/ciba/bc-authorize/resolve-subscriber.ts); the operator's clients keep
- * `unknown_user_id`.
+ * `unknown_user_id`. Likewise a self-registered client's absent or wrong user_code (lib/ciba/check-user-code.ts): never
+ * `missing_user_code` / `invalid_user_code`, which would tell which numbers have a user code; the operator's clients
+ * keep those errors.
  */
 
 type CibaClient = Awaited<ReturnType<typeof createCibaClient>>;
 
-async function selfRegistered(): Promise<CibaClient> {
-  const c = await createCibaClient();
+async function selfRegistered(opts: { userCodeParameter?: boolean } = {}): Promise<CibaClient> {
+  const c = await createCibaClient(opts);
   await db.client.update({ where: { id: c.id }, data: { registeredBy: "dynamic", sectorIdentifier: ownSector(c.id) } });
   return c;
 }
@@ -56,5 +61,43 @@ describe("a self-registered client's number that names nobody", () => {
     }
     const operator = await createCibaClient();
     expectError(await bcAuthorize(operator, { scope: "openid", login_hint: `MSISDN:${nobody()}` }), 400, "unknown_user_id");
+  });
+});
+
+describe("a self-registered client's absent or wrong user_code", () => {
+  const count = async (limit: Parameters<typeof rateLimitWindow>[0], subject: string) =>
+    (await db.rateLimit.findUnique({ where: { key: rateLimitWindow(limit, subject, Date.now()).key } }))?.count ?? 0;
+
+  it("is answered like a number nobody has: accepted, shown on no handset, never approved, expired; still counted", async () => {
+    const client = await selfRegistered({ userCodeParameter: true });
+    const bob = await createTestSubscriber({ attributes: { userCodeHash: await hashSecret("open-sesame") } });
+    await enrolledDevice(bob);
+    const stranger = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: `tel:+${nobody()}` }));
+    const absent = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: `tel:+${bob.msisdn}` }));
+    const wrong = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: `tel:+${bob.msisdn}`,
+      user_code: "not-it" }));
+    for (const r of [absent, wrong]) {
+      expect(Object.keys(r.body).sort()).toEqual(Object.keys(stranger.body).sort());
+      expect(r.row).toMatchObject({ status: "pending", channel: stranger.row.channel });
+      expect(await db.deviceRequest.findUniqueOrThrow({ where: { backchannelRequestId: r.row.id } }))
+        .toMatchObject({ subscriberId: null });
+      expect(await errorOf(await pollToken(client, r.authReqId))).toBe("authorization_pending");
+    }
+    // Both count against the client's tries and, as failures, against the dynamic clients' daily cap.
+    expect(await count(USER_CODE_TRIES, `${client.id}\n${bob.id}`)).toBe(2);
+    expect(await count(userCodeFailuresFromDynamicClients(), bob.id)).toBe(2);
+    await db.backchannelRequest.updateMany({ where: { id: { in: [absent.row.id, wrong.row.id] } },
+      data: { expiresAt: new Date(Date.now() - 1000) } });
+    for (const r of [absent, wrong]) expect(await errorOf(await pollToken(client, r.authReqId))).toBe("expired_token");
+    // The right code still reaches the handset and gives its cap reservation back; the operator's clients keep the errors.
+    const right = await expectAccepted(await bcAuthorize(client, { scope: "openid", login_hint: bob.msisdn,
+      user_code: "open-sesame" }));
+    expect(await db.deviceRequest.findUniqueOrThrow({ where: { backchannelRequestId: right.row.id } }))
+      .toMatchObject({ subscriberId: bob.id });
+    expect(await count(userCodeFailuresFromDynamicClients(), bob.id)).toBe(2);
+    const operator = await createCibaClient({ userCodeParameter: true });
+    expectError(await bcAuthorize(operator, { scope: "openid", login_hint: bob.msisdn }), 400, "missing_user_code");
+    expectError(await bcAuthorize(operator, { scope: "openid", login_hint: bob.msisdn, user_code: "nope" }), 400,
+      "invalid_user_code");
   });
 });
