@@ -34,6 +34,7 @@ export const databaseSemanticsFiles = [
   "test/integration/network-apis/kyc-match-limit.test.ts",
   "test/integration/network-apis/number-verification.test.ts",
   "test/integration/network-apis/sim-swap-import.test.ts",
+  "test/integration/registration/registration-lookalike-race.test.ts",
   "test/integration/registration/registration.test.ts",
   "test/integration/security/security-attempt-races.test.ts",
   "test/integration/token/revoke.test.ts",
