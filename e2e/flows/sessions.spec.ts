@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createRpClient } from "../fixtures/relying-party";
+import { createRpClient, relyingPartyOrigin } from "../fixtures/relying-party";
 import { createTestSubscriber } from "../fixtures/test-data";
 import {
   exchangeCode, expectCode, jwtClaims, startAuthorization, type TestClient,
@@ -12,7 +12,13 @@ type Sub = Awaited<ReturnType<typeof createTestSubscriber>>;
 async function firstSignIn(page: Page, client: TestClient, s: Sub, o: { acr?: string; prompt?: string } = {}) {
   const { state } = await startAuthorization(page, client, o);
   await signInWithCode(page, { msisdn: s.msisdn, pin: o.acr === "3" ? s.pin : undefined });
-  if (await page.getByRole("button", { name: "Allow" }).isVisible().catch(() => false)) await allowConsent(page);
+  // The consent screen or the callback, whichever comes (isVisible() alone answers at once: on a slow machine the
+  // consent screen had not loaded yet, consent was skipped and the test waited for a callback that never came).
+  const allow = page.getByRole("button", { name: "Allow" });
+  const rp = await relyingPartyOrigin();
+  await Promise.race([allow.waitFor({ state: "visible" }).catch(() => {}),
+    page.waitForURL((u) => u.origin === rp && u.pathname === "/callback").catch(() => {})]);
+  if (await allow.isVisible()) await allowConsent(page);
   return jwtClaims((await exchangeCode(client, await expectCode(page, state))).id_token);
 }
 
